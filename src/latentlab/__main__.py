@@ -1,0 +1,3 @@
+from latentlab.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,1 @@
+"""Datasets: registry, checksummed fetch, parsers, canonical on-disk types, splits, synthetic."""
