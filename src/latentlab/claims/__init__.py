@@ -1,1 +1,5 @@
-"""latentlab.claims."""
+"""The replication ledger (see :mod:`latentlab.claims.ledger`)."""
+
+from latentlab.claims.ledger import COLUMNS, Ledger, judge, read_claims
+
+__all__ = ["COLUMNS", "Ledger", "judge", "read_claims"]
