@@ -1,1 +1,5 @@
-"""latentlab.studies."""
+"""Experiment drivers: one subpackage per study (``latentlab.studies.<study>``).
+
+Each has ``cli.py`` with ``register(subparsers)``; the rules in ``rules/<study>.smk``
+call ``python -m latentlab <study> <step>``.
+"""

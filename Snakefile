@@ -1,0 +1,25 @@
+# latentlab: every table and figure of the four documents as a rebuildable target.
+# `snakemake` builds the default "smoke" run (config/config.yaml): synthetic and
+# bundled data, no network. See README.md for the real and paper runs.
+
+
+configfile: "config/config.yaml"
+
+
+include: "rules/common.smk"
+include: "rules/data.smk"
+
+
+for _study in STUDIES:
+
+    include: f"rules/{_study}.smk"
+
+
+include: "rules/report.smk"
+
+
+rule all:
+    default_target: True
+    input:
+        DATA_SUMMARIES,
+        f"{OUT}/REPORT.md",

@@ -1,0 +1,33 @@
+# Shared set-up: config validation, run paths, helpers for the study rules.
+import json
+
+from snakemake.utils import min_version, validate
+
+min_version("9.0")
+
+
+validate(config, schema="../config/schema.yaml")
+
+RUN = config["run"]
+OUT = f"results/{RUN}"
+LOGS = f"logs/{RUN}"
+BENCH = f"benchmarks/{RUN}"
+STUDIES = list(config.get("studies", []))
+THREADS = int(config.get("threads", 2))
+
+
+def study_params(study, **extra):
+    """JSON string of a study step's parameters: its config section, run, seeds, threads."""
+    p = {
+        "run": RUN,
+        "base_seed": config["base_seed"],
+        "threads": THREADS,
+        **config.get(study, {}),
+        **extra,
+    }
+    return json.dumps(p, sort_keys=True)
+
+
+def data_path(name, file="dataset.npz"):
+    """Canonical form of a prepared dataset (built by rules/data.smk)."""
+    return f"{OUT}/data/{name}/{file}"
