@@ -31,3 +31,12 @@ def study_params(study, **extra):
 def data_path(name, file="dataset.npz"):
     """Canonical form of a prepared dataset (built by rules/data.smk)."""
     return f"{OUT}/data/{name}/{file}"
+
+
+# Each study's .smk registers what the report gathers:
+#   STUDY_FIGURES[study] = [png paths]; its claims are f"{OUT}/{study}/claims.csv".
+STUDY_FIGURES = {}
+
+
+def report_figures():
+    return [f for s in STUDIES for f in STUDY_FIGURES.get(s, [])]

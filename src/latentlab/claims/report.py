@@ -1,0 +1,109 @@
+"""``results/{run}/REPORT.md``: every study's claims ledger and figures, paper next to ours."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pandas as pd
+
+from latentlab.claims.ledger import read_claims
+
+LEDGER_COLUMNS = [
+    "claim_id",
+    "where",
+    "statement",
+    "paper_value",
+    "our_value",
+    "tolerance",
+    "dataset",
+    "data_kind",
+    "verdict",
+    "note",
+]
+
+
+def _md_escape(s: str) -> str:
+    return str(s).replace("|", "\\|").replace("\n", " ")
+
+
+def _md_table(df: pd.DataFrame) -> str:
+    head = "| " + " | ".join(df.columns) + " |"
+    sep = "|" + "|".join("---" for _ in df.columns) + "|"
+    rows = ["| " + " | ".join(_md_escape(v) for v in r) + " |" for r in df.itertuples(index=False)]
+    return "\n".join([head, sep, *rows])
+
+
+def _verdict_counts(df: pd.DataFrame) -> str:
+    counts = df["verdict"].value_counts()
+    parts = [f"{counts.get(v, 0)} {v}" for v in ("reproduced", "not_reproduced", "not_testable")]
+    return ", ".join(parts)
+
+
+def build_report(
+    run: str,
+    out: str | Path,
+    claims: list[str | Path],
+    figures: list[str | Path] = (),
+    summaries: list[str | Path] = (),
+) -> str:
+    """Write the Markdown report to ``out`` and return its text.
+
+    ``claims`` are the studies' claims.csv files (the study is the parent folder name);
+    ``figures`` PNG files (each is listed with its CSV); ``summaries`` dataset summary.json.
+    """
+    out = Path(out)
+    base = out.parent
+    lines = [f"# latentlab report: run `{run}`", ""]
+    lines += [
+        "Each study's claims ledger puts the document's number next to ours with a verdict "
+        "computed from the stated tolerance (`reproduced`, `not_reproduced`, `not_testable` "
+        "with its reason). Figures are listed with the CSV of the numbers they plot.",
+        "",
+    ]
+    frames = []
+    for path in claims:
+        df = read_claims(path)
+        df.insert(0, "study", Path(path).parent.name)
+        frames.append(df)
+    if frames:
+        allc = pd.concat(frames, ignore_index=True)
+        lines += ["## Overview", ""]
+        ov = (
+            allc.groupby("study")["verdict"]
+            .value_counts()
+            .unstack(fill_value=0)
+            .reindex(columns=["reproduced", "not_reproduced", "not_testable"], fill_value=0)
+            .reset_index()
+        )
+        lines += [_md_table(ov), ""]
+    if summaries:
+        lines += ["## Datasets", ""]
+        rows = []
+        for s in summaries:
+            d = json.loads(Path(s).read_text())
+            keep = {
+                k: v
+                for k, v in d.items()
+                if isinstance(v, (int, float, str)) and k != "content_sha256"
+            }
+            rows.append({"dataset": Path(s).parent.name, **keep})
+        lines += [_md_table(pd.DataFrame(rows).fillna("")), ""]
+    figs_by_study: dict[str, list[Path]] = {}
+    for f in figures:
+        figs_by_study.setdefault(Path(f).parent.name, []).append(Path(f))
+    for df in frames:
+        study = df["study"].iloc[0] if len(df) else "?"
+        lines += [f"## Study `{study}`", "", f"Claims: {_verdict_counts(df)}.", ""]
+        lines += [_md_table(df[LEDGER_COLUMNS]), ""]
+        for f in sorted(figs_by_study.get(study, [])):
+            rel = f.relative_to(base) if f.is_relative_to(base) else f
+            csv = rel.with_suffix(".csv")
+            lines += [f"### {f.stem}", "", f"![{f.stem}]({rel})", ""]
+            lines += [f"Numbers: [{csv}]({csv})", ""]
+    text = "\n".join(lines).rstrip() + "\n"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.with_name(out.name + ".tmp")
+    tmp.write_text(text)
+    tmp.replace(out)
+    return text

@@ -1,0 +1,148 @@
+import math
+
+import pandas as pd
+import pytest
+
+from latentlab.claims import COLUMNS, Ledger, judge, read_claims
+from latentlab.claims.report import build_report
+
+
+@pytest.mark.parametrize(
+    "paper, ours, how, tol, verdict",
+    [
+        (1.0, 1.04, "abs", 0.05, "reproduced"),
+        (1.0, 1.06, "abs", 0.05, "not_reproduced"),
+        (100.0, 109.0, "rel", 0.1, "reproduced"),
+        (100.0, 111.0, "rel", 0.1, "not_reproduced"),
+        (5.0, 5.5, "ge", 0.0, "reproduced"),
+        (5.0, 4.9, "ge", 0.0, "not_reproduced"),
+        (5.0, 4.9, "ge", 0.2, "reproduced"),
+        (0.1, 0.05, "le", 0.0, "reproduced"),
+        (0.1, 0.2, "le", 0.0, "not_reproduced"),
+        ("A < B", True, "true", 0, "reproduced"),
+        ("A < B", False, "true", 0, "not_reproduced"),
+    ],
+)
+def test_judge(paper, ours, how, tol, verdict):
+    assert judge(paper, ours, how, tol)[0] == verdict
+
+
+@pytest.mark.parametrize("bad", [math.nan, math.inf, "n/a", None])
+def test_non_finite_or_missing_is_not_reproduced(bad):
+    verdict, why = judge(1.0, bad, "abs", 10.0)
+    assert verdict == "not_reproduced"
+    assert why
+
+
+def test_unknown_comparison_rejected():
+    with pytest.raises(ValueError, match="unknown comparison"):
+        judge(1, 1, "approx")
+
+
+def test_ledger_roundtrip_and_checks(tmp_path):
+    led = Ledger("demo", document="Doc 001")
+    led.compare(
+        "C1",
+        where="Fig 1",
+        statement="x ~ 1",
+        paper_value=1.0,
+        our_value=1.01,
+        how="abs",
+        tolerance=0.05,
+        dataset="synth",
+        data_kind="synthetic",
+    )
+    led.compare(
+        "C2",
+        where="Sec 2",
+        statement="A beats B",
+        paper_value="A > B",
+        our_value=False,
+        how="true",
+        dataset="kos",
+        data_kind="real",
+        note="A=3, B=4",
+    )
+    led.not_testable(
+        "C3", where="Table 4", statement="humans prefer A", paper_value="62%", reason="human study"
+    )
+    with pytest.raises(ValueError, match="declared twice"):
+        led.compare(
+            "C1",
+            where="",
+            statement="",
+            paper_value=1,
+            our_value=1,
+            how="abs",
+            dataset="synth",
+            data_kind="synthetic",
+        )
+    with pytest.raises(ValueError, match="needs a reason"):
+        led.not_testable("C4", where="", statement="", paper_value="", reason="")
+    with pytest.raises(ValueError, match="data_kind"):
+        led.compare(
+            "C5",
+            where="",
+            statement="",
+            paper_value=1,
+            our_value=1,
+            how="abs",
+            dataset="x",
+            data_kind="made-up",
+        )
+    path = tmp_path / "demo" / "claims.csv"
+    led.write(path)
+    df = read_claims(path)
+    assert list(df.columns) == COLUMNS
+    assert list(df["verdict"]) == ["reproduced", "not_reproduced", "not_testable"]
+    assert df.loc[1, "note"] == "A=3, B=4"
+    assert df.loc[0, "tolerance"] == "abs 0.05"
+
+
+def test_read_claims_rejects_bad_files(tmp_path):
+    p = tmp_path / "claims.csv"
+    pd.DataFrame({"claim_id": ["C1"]}).to_csv(p, index=False)
+    with pytest.raises(ValueError, match="lacks columns"):
+        read_claims(p)
+    row = dict.fromkeys(COLUMNS, "x")
+    row["verdict"] = "maybe"
+    pd.DataFrame([row]).to_csv(p, index=False)
+    with pytest.raises(ValueError, match="unknown verdicts"):
+        read_claims(p)
+    row["verdict"], row["note"] = "not_testable", ""
+    pd.DataFrame([row]).to_csv(p, index=False)
+    with pytest.raises(ValueError, match="without a reason"):
+        read_claims(p)
+
+
+def test_report_gathers_claims_and_figures(tmp_path):
+    led = Ledger("demo", document="Doc 001")
+    led.compare(
+        "C1",
+        where="Fig 1",
+        statement="x | y",
+        paper_value=1.0,
+        our_value=2.0,
+        how="abs",
+        tolerance=0.5,
+        dataset="synth",
+        data_kind="synthetic",
+    )
+    out = tmp_path / "results" / "smoke"
+    led.write(out / "demo" / "claims.csv")
+    (out / "demo" / "fig1.png").write_bytes(b"png")
+    (out / "data" / "synth").mkdir(parents=True)
+    (out / "data" / "synth" / "summary.json").write_text('{"n_docs": 3, "kind": "bow"}')
+    text = build_report(
+        "smoke",
+        out / "REPORT.md",
+        [out / "demo" / "claims.csv"],
+        [out / "demo" / "fig1.png"],
+        [out / "data" / "synth" / "summary.json"],
+    )
+    assert "## Study `demo`" in text
+    assert "0 reproduced, 1 not_reproduced, 0 not_testable" in text
+    assert "x \\| y" in text  # pipes escaped inside Markdown tables
+    assert "![fig1](demo/fig1.png)" in text and "demo/fig1.csv" in text
+    assert "| synth | 3 | bow |" in text
+    assert (out / "REPORT.md").read_text() == text
