@@ -26,3 +26,8 @@ rule all:
     input:
         DATA_SUMMARIES,
         f"{OUT}/REPORT.md",
+
+
+rule datasets:
+    input:
+        DATA_SUMMARIES,
