@@ -1,0 +1,42 @@
+"""LDA inference core shared by the ``scvb0``, ``ais_eval`` and ``hdp_pcvb0`` studies.
+
+Conventions
+-----------
+* Input is a :class:`latentlab.data.corpus.BowCorpus` (CSR). Word ids must be in
+  ``[0, W)`` (``DataError`` otherwise); empty documents are skipped and counted
+  (``model.n_empty_docs``).
+* Topic-word arrays inside the models are **word-major, W x K** (``n_wk``,
+  ``phi_wk()``); ``phi()`` always returns **K x W** (rows are topics, sum to 1).
+* ``alpha`` is a length-K vector (a scalar means symmetric), ``beta`` a scalar
+  (symmetric topic prior, per word).
+* Every stochastic algorithm takes ``seed``; runs are bit-for-bit reproducible.
+  Random numbers are drawn by numpy and passed to the numba kernels.
+* Bad settings raise ``ConfigError`` naming the key; a NaN/inf statistic raises
+  ``DivergenceError`` naming the iteration and the statistic.
+
+API
+---
+``CGS(K, alpha, beta, optimize_interval=100, burn_in=200, learn_beta=False, seed=0)``
+    collapsed Gibbs (Eq. 4.21), asymmetric alpha by Minka's fixed point on count
+    histograms on the MALLET schedule. ``.fit(corpus, n_iter, callback)`` with
+    ``callback(model, iteration) -> stop?``; ``.step()`` for manual control;
+    ``.z, .n_dk (D x K), .n_wk (W x K), .n_k, .alpha, .beta``; ``.phi()`` K x W,
+    ``.phi_wk()`` W x K, ``.theta()``, ``.log_joint()`` (Eq. 4.20), ``.snapshot()``.
+``sample_fixed_phi(phi_wk, alpha, word_ids, n_iter, seed)``
+    Gibbs over one held-out document with topics fixed.
+``hyper.minka_alpha``, ``hyper.minka_beta_symmetric``, ``hyper.count_histograms``,
+``hyper.log_polya``, ``hyper.log_collapsed_joint``.
+``kernels.cgs_sweep``, ``kernels.fixed_phi_sweep``: the raw numba kernels.
+
+Variational / stochastic algorithms (see their modules): ``CVB0`` (batch CVB0 and
+second-order CVB, clumped or per token), ``MapLdaU`` (batch unnormalised MAP EM,
+Eq. 4.57), ``BatchVB`` (Blei et al. 2003), ``SVB`` (Hoffman et al. 2010, digest
+Sec. 4.2), ``SCVB0`` (Algorithm 7, Sec. 4.3), ``reference.online_em_map_lda_u``
+(Appendix B / Eqs. 4.66-4.68). All expose ``phi()`` (K x W) and ``alpha``, ``beta``.
+Held-out evaluation: :mod:`latentlab.evaluation.heldout`.
+"""
+
+from ._common import StepSize
+from .cgs import CGS, sample_fixed_phi
+
+__all__ = ["CGS", "StepSize", "sample_fixed_phi"]

@@ -1,0 +1,133 @@
+"""Input checks and small helpers shared by every LDA inference algorithm.
+
+Bad input stops with a clear message naming the setting (:class:`ConfigError`) or the
+data problem (:class:`DataError`); a non-finite statistic stops with the iteration and
+the statistic named (:class:`DivergenceError`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from latentlab.errors import ConfigError, DataError, DivergenceError
+
+
+def check_K(K) -> int:
+    """K is the number of topics; it must be an integer >= 1."""
+    try:
+        Ki = int(K)
+    except (TypeError, ValueError):
+        raise ConfigError("K", f"must be an integer >= 1, got {K!r}") from None
+    if Ki != K or Ki < 1:
+        raise ConfigError("K", f"must be an integer >= 1, got {K!r}")
+    return Ki
+
+
+def check_alpha(alpha, K: int, name: str = "alpha") -> np.ndarray:
+    """Document-topic Dirichlet parameter: a positive scalar (symmetric, per topic) or a
+    length-K vector (asymmetric). Returned as a float64 vector of length K."""
+    a = np.asarray(alpha, dtype=np.float64)
+    if a.ndim == 0:
+        a = np.full(K, float(a))
+    if a.shape != (K,):
+        raise ConfigError(
+            name, f"must be a scalar or a vector of length K={K}, got shape {a.shape}"
+        )
+    if not np.all(np.isfinite(a)) or np.any(a <= 0):
+        raise ConfigError(name, f"must be finite and > 0, got {alpha!r}")
+    return a
+
+
+def check_positive(x, name: str) -> float:
+    try:
+        v = float(x)
+    except (TypeError, ValueError):
+        raise ConfigError(name, f"must be a positive number, got {x!r}") from None
+    if not np.isfinite(v) or v <= 0:
+        raise ConfigError(name, f"must be finite and > 0, got {x!r}")
+    return v
+
+
+def check_corpus(corpus, n_vocab: int | None = None, what: str = "corpus"):
+    """Check a :class:`BowCorpus` against a vocabulary size.
+
+    Returns ``(indptr, word_ids, counts, W)``. A word id outside ``[0, W)`` raises
+    :class:`DataError` naming it. Empty documents are allowed: every algorithm skips them
+    and reports how many it skipped (``n_empty_docs``).
+    """
+    W = corpus.n_vocab if n_vocab is None else int(n_vocab)
+    src = corpus.metadata.get("source", what) if hasattr(corpus, "metadata") else what
+    w = corpus.word_ids
+    if len(w) and (w.min() < 0 or w.max() >= W):
+        bad = int(w[(w < 0) | (w >= W)][0])
+        raise DataError(src, f"word id {bad} is outside the vocabulary of size W={W}")
+    if len(corpus.counts) and corpus.counts.min() <= 0:
+        raise DataError(src, "counts must be >= 1")
+    if corpus.n_tokens == 0:
+        raise DataError(src, "the corpus has no tokens")
+    return corpus.indptr, corpus.word_ids, corpus.counts, W
+
+
+def check_finite(arr, statistic: str, iteration: int) -> None:
+    """Raise :class:`DivergenceError` if ``arr`` holds NaN or inf."""
+    if not np.all(np.isfinite(arr)):
+        n = int(np.size(arr) - np.isfinite(arr).sum())
+        raise DivergenceError(statistic, iteration, f"{n} non-finite entries")
+
+
+@dataclass(frozen=True)
+class StepSize:
+    """Robbins-Monro step-size schedule rho_t = s / (tau + t)^kappa (Sec. 4.3).
+
+    The convergence theorem (Thm 4.6.1) needs 0 < rho_t <= 1 for every t >= 1,
+    sum rho_t = inf (kappa <= 1) and rho_t -> 0 (kappa > 0). The constructor refuses a
+    schedule whose first step is outside (0, 1] or whose kappa is outside (0, 1].
+    """
+
+    s: float
+    tau: float
+    kappa: float
+    name: str = "rho"
+
+    def __post_init__(self):
+        for key in ("s", "tau", "kappa"):
+            v = getattr(self, key)
+            if not np.isfinite(v):
+                raise ConfigError(f"{self.name}.{key}", f"must be finite, got {v!r}")
+        if self.s <= 0:
+            raise ConfigError(f"{self.name}.s", f"must be > 0 (0 < rho <= 1), got {self.s}")
+        if self.tau < 0:
+            raise ConfigError(f"{self.name}.tau", f"must be >= 0, got {self.tau}")
+        if not (0 < self.kappa <= 1):
+            raise ConfigError(
+                f"{self.name}.kappa",
+                f"must be in (0, 1] so that sum rho = inf and rho -> 0; got {self.kappa}",
+            )
+        r1 = self(1)
+        if not (0 < r1 <= 1):
+            raise ConfigError(
+                self.name,
+                f"s/(tau+1)^kappa = {r1:.4g} violates 0 < rho <= 1 "
+                f"(s={self.s}, tau={self.tau}, kappa={self.kappa})",
+            )
+
+    def __call__(self, t):
+        return self.s / (self.tau + np.asarray(t, dtype=np.float64)) ** self.kappa
+
+    @classmethod
+    def from_config(cls, cfg, name: str) -> StepSize:
+        if isinstance(cfg, StepSize):
+            return cfg
+        try:
+            return cls(float(cfg["s"]), float(cfg["tau"]), float(cfg["kappa"]), name=name)
+        except KeyError as e:
+            raise ConfigError(f"{name}.{e.args[0]}", "missing") from None
+
+
+def nonempty_docs(indptr: np.ndarray) -> tuple[np.ndarray, int]:
+    """Indices of documents with at least one distinct word, and how many were empty."""
+    lens = np.diff(indptr)
+    keep = np.flatnonzero(lens > 0)
+    return keep, int(len(lens) - len(keep))
