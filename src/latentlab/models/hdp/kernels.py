@@ -1,0 +1,309 @@
+"""Numba kernels for truncated HDP-LDA (Sato, Kurihara & Nakagawa, KDD 2012; seed 001).
+
+Every kernel works on flat arrays. Layout chosen for the inner loop (digest §7.3):
+
+* training tokens are a stream ``words[i]`` grouped by document through ``doc_ptr``
+  (one entry per token; repeated words are *not* grouped, as in Algorithm 1);
+* ``q`` is tokens x T (float64 or float32);
+* ``ndk`` is N x T, ``nkv`` is **V x T (word-major)**, ``nk`` is T — the inner loop runs
+  over k for one fixed word, so the row ``nkv[w]`` is contiguous;
+* variance counts ``vdk``, ``vkv``, ``vk`` (second-order methods only) have the same shapes.
+
+The token updates are sequential (Gauss–Seidel): the token's own contribution is removed
+from the counts ("−d,i" of Eq 18), the new q is computed and added back at once.
+
+The plain-numpy versions in :mod:`latentlab.models.hdp.reference` define what these must
+compute; the tests compare the two.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+QCLIP = 1.0 - 1e-15  # q is clipped below 1 before log1p(-q) (digest §7.2)
+TINY = 1e-300
+
+
+@njit(cache=True)
+def sweep_zero(doc_ptr, words, q, ndk, nkv, nk, alpha_pi, beta_v, beta0, doc_order, update_global):
+    """One zero-order sweep: PCVB0 (Eq 35) and CVB0 (Eq 19).
+
+    q(z=k) ∝ (E[n_kw^-] + beta_v[w]) / (E[n_k^-] + beta0) · (E[n_dk^-] + alpha_pi[k]).
+    PCVB0 passes alpha_pi = α0·E[π], beta_v = β0·τ, beta0 = β0; CVB0 passes the geometric
+    expectations G[α0π_k], G[β0τ_v], G[β0] (the (n_d + G[α0]) factor is constant in k).
+    ``update_global=False`` freezes nkv/nk (fold-in of held-out documents).
+    Returns the summed entropy of the new q (diagnostic of claim C10).
+    """
+    T = q.shape[1]
+    p = np.empty(T)
+    ent = 0.0
+    for dd in range(doc_order.shape[0]):
+        d = doc_order[dd]
+        for i in range(doc_ptr[d], doc_ptr[d + 1]):
+            w = words[i]
+            bw = beta_v[w]
+            s = 0.0
+            for k in range(T):
+                qk = q[i, k]
+                a = ndk[d, k] - qk
+                if a < 0.0:
+                    a = 0.0
+                ndk[d, k] = a
+                b = nkv[w, k]
+                c = nk[k]
+                if update_global:
+                    b -= qk
+                    if b < 0.0:
+                        b = 0.0
+                    c -= qk
+                    if c < 0.0:
+                        c = 0.0
+                    nkv[w, k] = b
+                    nk[k] = c
+                v = (b + bw) / (c + beta0) * (a + alpha_pi[k])
+                p[k] = v
+                s += v
+            inv = 1.0 / s
+            for k in range(T):
+                qk = p[k] * inv
+                q[i, k] = qk
+                ndk[d, k] += qk
+                if update_global:
+                    nkv[w, k] += qk
+                    nk[k] += qk
+                if qk > 0.0:
+                    ent -= qk * np.log(qk)
+    return ent
+
+
+@njit(cache=True)
+def sweep_second(
+    doc_ptr,
+    words,
+    q,
+    ndk,
+    nkv,
+    nk,
+    vdk,
+    vkv,
+    vk,
+    alpha_pi,
+    beta_v,
+    beta0,
+    doc_order,
+    update_global,
+):
+    """One second-order sweep: PCVB (Eq 34) and CVB (Eq 18), computed in log space (§7.5).
+
+    log q(z=k) = log(E[n_dk^-]+a_k) + log(E[n_kw^-]+b_w) − log(E[n_k^-]+b0)
+                 − V[n_dk^-]/(2(E[n_dk^-]+a_k)²) − V[n_kw^-]/(2(E[n_kw^-]+b_w)²)
+                 + V[n_k^-]/(2(E[n_k^-]+b0)²)  + const.
+    The "−d,i" counts subtract q from E[·] and q(1−q) from V[·]; tiny negative values
+    from floating-point error are clipped to 0 (§7.1).
+    """
+    T = q.shape[1]
+    lp = np.empty(T)
+    ent = 0.0
+    for dd in range(doc_order.shape[0]):
+        d = doc_order[dd]
+        for i in range(doc_ptr[d], doc_ptr[d + 1]):
+            w = words[i]
+            bw = beta_v[w]
+            mx = -np.inf
+            for k in range(T):
+                qk = q[i, k]
+                vq = qk * (1.0 - qk)
+                a = ndk[d, k] - qk
+                if a < 0.0:
+                    a = 0.0
+                va = vdk[d, k] - vq
+                if va < 0.0:
+                    va = 0.0
+                ndk[d, k] = a
+                vdk[d, k] = va
+                b = nkv[w, k]
+                vb = vkv[w, k]
+                c = nk[k]
+                vc = vk[k]
+                if update_global:
+                    b -= qk
+                    if b < 0.0:
+                        b = 0.0
+                    vb -= vq
+                    if vb < 0.0:
+                        vb = 0.0
+                    c -= qk
+                    if c < 0.0:
+                        c = 0.0
+                    vc -= vq
+                    if vc < 0.0:
+                        vc = 0.0
+                    nkv[w, k] = b
+                    vkv[w, k] = vb
+                    nk[k] = c
+                    vk[k] = vc
+                x1 = a + alpha_pi[k]
+                x2 = b + bw
+                x3 = c + beta0
+                if x1 < TINY:
+                    x1 = TINY
+                if x2 < TINY:
+                    x2 = TINY
+                if x3 < TINY:
+                    x3 = TINY
+                v = (
+                    np.log(x1)
+                    + np.log(x2)
+                    - np.log(x3)
+                    - va / (2.0 * x1 * x1)
+                    - vb / (2.0 * x2 * x2)
+                    + vc / (2.0 * x3 * x3)
+                )
+                lp[k] = v
+                if v > mx:
+                    mx = v
+            s = 0.0
+            for k in range(T):
+                e = np.exp(lp[k] - mx)
+                lp[k] = e
+                s += e
+            inv = 1.0 / s
+            for k in range(T):
+                qk = lp[k] * inv
+                vq = qk * (1.0 - qk)
+                q[i, k] = qk
+                ndk[d, k] += qk
+                vdk[d, k] += vq
+                if update_global:
+                    nkv[w, k] += qk
+                    nk[k] += qk
+                    vkv[w, k] += vq
+                    vk[k] += vq
+                if qk > 0.0:
+                    ent -= qk * np.log(qk)
+    return ent
+
+
+@njit(cache=True)
+def counts_from_q(doc_ptr, words, q, ndk, nkv, nk, vdk, vkv, vk, with_var):
+    """Recompute expected counts (and variance counts) from q (§3.0); removes drift (§7.3)."""
+    N = doc_ptr.shape[0] - 1
+    T = q.shape[1]
+    ndk[:, :] = 0.0
+    nkv[:, :] = 0.0
+    nk[:] = 0.0
+    if with_var:
+        vdk[:, :] = 0.0
+        vkv[:, :] = 0.0
+        vk[:] = 0.0
+    for d in range(N):
+        for i in range(doc_ptr[d], doc_ptr[d + 1]):
+            w = words[i]
+            for k in range(T):
+                qk = q[i, k]
+                ndk[d, k] += qk
+                nkv[w, k] += qk
+                nk[k] += qk
+                if with_var:
+                    vq = qk * (1.0 - qk)
+                    vdk[d, k] += vq
+                    vkv[w, k] += vq
+                    vk[k] += vq
+
+
+@njit(cache=True)
+def log_zero_stats(doc_ptr, words, q, Ldk, Lkv, Lk):
+    """Log-zero statistics (Eqs 26, 32; digest §7.2), accumulated in float64.
+
+    L[d,k] = Σ_{i in d} log1p(−min(q_ik, 1−1e−15)) = log q(n_dk = 0), likewise L[v,k]
+    (word-major) and L[k] over all tokens. E[I(n ≥ 1)] = −expm1(L) is formed by the caller.
+    """
+    N = doc_ptr.shape[0] - 1
+    T = q.shape[1]
+    Ldk[:, :] = 0.0
+    Lkv[:, :] = 0.0
+    Lk[:] = 0.0
+    for d in range(N):
+        for i in range(doc_ptr[d], doc_ptr[d + 1]):
+            w = words[i]
+            for k in range(T):
+                qk = np.float64(q[i, k])
+                if qk > QCLIP:
+                    qk = QCLIP
+                lz = np.log1p(-qk)
+                Ldk[d, k] += lz
+                Lkv[w, k] += lz
+                Lk[k] += lz
+
+
+@njit(cache=True)
+def entry_probs(ent_doc, ent_word, theta, phi):
+    """p(w = v | d) = Σ_k θ[d,k] φ[v,k] for each (doc, word) entry (Eq 37; φ word-major)."""
+    n = ent_doc.shape[0]
+    T = theta.shape[1]
+    out = np.empty(n)
+    for j in range(n):
+        d = ent_doc[j]
+        v = ent_word[j]
+        s = 0.0
+        for k in range(T):
+            s += theta[d, k] * phi[v, k]
+        out[j] = s
+    return out
+
+
+@njit(cache=True)
+def gibbs_sweep(doc_ptr, words, z, ndk, nkv, nk, alpha_pi, beta_v, beta0, u):
+    """One collapsed Gibbs sweep for truncated HDP-LDA (Eq 13) with integer counts.
+
+    p(z=k | ·) ∝ (n_kw^- + β_w)/(n_k^- + β0) · (n_dk^- + α0π_k); ``u`` holds one uniform
+    per token (drawn by the caller from the seeded generator, so runs are reproducible).
+    """
+    N = doc_ptr.shape[0] - 1
+    T = ndk.shape[1]
+    cum = np.empty(T)
+    for d in range(N):
+        for i in range(doc_ptr[d], doc_ptr[d + 1]):
+            w = words[i]
+            k0 = z[i]
+            ndk[d, k0] -= 1
+            nkv[w, k0] -= 1
+            nk[k0] -= 1
+            s = 0.0
+            bw = beta_v[w]
+            for k in range(T):
+                s += (nkv[w, k] + bw) / (nk[k] + beta0) * (ndk[d, k] + alpha_pi[k])
+                cum[k] = s
+            r = u[i] * s
+            k1 = T - 1
+            for k in range(T):
+                if r < cum[k]:
+                    k1 = k
+                    break
+            z[i] = k1
+            ndk[d, k1] += 1
+            nkv[w, k1] += 1
+            nk[k1] += 1
+
+
+@njit(cache=True)
+def gibbs_tables(ndk, alpha_pi, u_flat):
+    """Table counts m_dk (Eq 14) as Σ_{j=1..n_dk} Bernoulli(α0π_k/(α0π_k + j − 1)).
+
+    ``u_flat`` holds ≥ Σ n_dk uniforms. Returns m (N x T, int64).
+    """
+    N, T = ndk.shape
+    m = np.zeros((N, T), dtype=np.int64)
+    pos = 0
+    for d in range(N):
+        for k in range(T):
+            n = ndk[d, k]
+            a = alpha_pi[k]
+            c = 0
+            for j in range(n):
+                if u_flat[pos] < a / (a + j):
+                    c += 1
+                pos += 1
+            m[d, k] = c
+    return m
