@@ -1,0 +1,175 @@
+"""CTM: Appendix B derivatives, Laplace/delta/Blei-Lafferty per-document inference, EM, C17."""
+
+import numpy as np
+import pytest
+from scipy.optimize import approx_fprime
+
+from latentlab.errors import DataError
+from latentlab.models.ctm import reference as R
+from latentlab.models.ctm.synthetic import synthetic_ctm
+
+
+def _fd(fun, x, h=1e-6):
+    return np.array([(fun(x + h * e) - fun(x - h * e)) / (2 * h) for e in np.eye(len(x))])
+
+
+def _prior(K, seed=0):
+    rng = np.random.default_rng(seed)
+    A = rng.standard_normal((K, K)) * 0.4
+    return R.make_prior(rng.normal(size=K) * 0.3, A @ A.T + np.eye(K))
+
+
+@pytest.mark.parametrize("K", [3, 10])
+def test_gradient_hessian_fd(K):
+    """C5: grad f and H of Appendix B against finite differences."""
+    rng = np.random.default_rng(K)
+    pr = _prior(K)
+    nbar = rng.gamma(2.0, 3.0, K)
+    N = nbar.sum()
+    th = rng.normal(size=K)
+    g = R.ctm_grad(th, nbar, N, pr)
+    assert np.allclose(g, _fd(lambda t: R.ctm_f(t, nbar, N, pr), th), rtol=1e-5, atol=1e-6)
+    H = R.ctm_hess(th, N, pr)
+    Hfd = np.stack(
+        [approx_fprime(th, lambda t, i=i: R.ctm_grad(t, nbar, N, pr)[i], 1e-7) for i in range(K)]
+    )
+    assert np.allclose(H, Hfd, rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.parametrize("K", [3, 10])
+def test_delta_third_derivative_gradient_fd(K):
+    """C5: the delta objective's gradient (third derivatives of f) against finite differences."""
+    rng = np.random.default_rng(10 + K)
+    pr = _prior(K, 1)
+    nbar = rng.gamma(2.0, 3.0, K)
+    N = nbar.sum()
+    v = rng.gamma(1.0, 0.3, K)
+    m = rng.normal(size=K)
+    g = R.delta_g_grad(m, v, nbar, N, pr)
+    gfd = _fd(lambda t: R.delta_g(t, v, nbar, N, pr), m)
+    assert np.allclose(g, gfd, rtol=1e-5, atol=1e-6)
+
+
+def _doc(K=5, V=40, N=30, seed=0):
+    rng = np.random.default_rng(seed)
+    logbeta = np.log(rng.dirichlet(np.full(V, 0.3), size=K))
+    ids, cnt = np.unique(rng.integers(0, V, N), return_counts=True)
+    return ids, cnt.astype(float), logbeta
+
+
+def test_laplace_doc_is_stationary_and_matches_formula():
+    ids, cnt, lb = _doc()
+    pr = _prior(5)
+    fit = R.laplace_doc(ids, cnt, lb, pr, tol=1e-12, max_iter=5000)
+    # q(z) fixed point: phi from m; m = argmax f for that phi; V = (N(diag pi - pi pi^T) + P)^-1
+    nbar = cnt @ np.exp(fit.log_phi)
+    N = cnt.sum()
+    assert np.linalg.norm(R.ctm_grad(fit.m, nbar, N, pr)) < 1e-6
+    p = R.softmax(fit.m)
+    assert np.allclose(fit.V, np.linalg.inv(N * (np.diag(p) - np.outer(p, p)) + pr.P))
+    # C4: the phi update is exp(m_k) beta_{k,w} normalised
+    ph = np.exp(fit.m)[None, :] * np.exp(lb[:, ids]).T
+    assert np.allclose(np.exp(fit.log_phi), ph / ph.sum(1, keepdims=True))
+
+
+def test_delta_doc_stationary():
+    ids, cnt, lb = _doc(seed=1)
+    pr = _prior(5, 2)
+    fit = R.delta_doc(ids, cnt, lb, pr, tol=1e-9)
+    nbar = cnt @ np.exp(fit.log_phi)
+    N = cnt.sum()
+    assert np.linalg.norm(R.delta_g_grad(fit.m, fit.V, nbar, N, pr)) < 1e-4
+    p = R.softmax(fit.m)
+    assert np.allclose(fit.V, 1 / (N * p * (1 - p) + np.diag(pr.P)), rtol=1e-4)
+
+
+def test_eq21_trace_mostly_increasing():
+    """C7 (Fig. 2): the Eq. 21 objective increases over per-document iterations (tolerance)."""
+    docs, _ = synthetic_ctm(20, 60, 5, 60, seed=3)
+    lb = R.init_topics(5, 60, 4)
+    pr = R.make_prior(np.zeros(5), np.eye(5))
+    n_dec = 0
+    for ids, cnt in docs:
+        tr = np.array(R.laplace_doc(ids, cnt, lb, pr, tol=1e-8).trace)
+        n_dec += int(np.any(np.diff(tr) < -1e-6 * np.abs(tr[:-1])))
+    assert n_dec <= 2
+
+
+def test_bl_bound_below_importance_sampling():
+    """C17: the Blei-Lafferty objective is a true lower bound on log p(w)."""
+    rng = np.random.default_rng(0)
+    K, V = 4, 30
+    lb = np.log(rng.dirichlet(np.full(V, 0.5), size=K))
+    pr = R.make_prior(np.zeros(K - 1), np.eye(K - 1) + 0.3)
+    for s in range(3):
+        ids, cnt = np.unique(rng.integers(0, V, 12), return_counts=True)
+        cnt = cnt.astype(float)
+        fit = R.bl_doc(ids, cnt, lb, pr)
+        est, se = R.log_marginal_is(
+            ids, cnt, lb, pr, fit.m, fit.V * 2.0, n_samples=20_000, seed=s, pinned_last=True
+        )
+        assert fit.bound <= est + 3 * se + 1e-3
+
+
+def test_bl_trace_nondecreasing():
+    ids, cnt, lb = _doc(seed=5)
+    pr = R.make_prior(np.zeros(4), np.eye(4))
+    tr = np.array(R.bl_doc(ids, cnt, lb, pr).trace)
+    assert np.all(np.diff(tr) > -1e-6 * np.abs(tr[:-1]))
+
+
+def test_singular_sigma_gets_ridge_recorded():
+    """Bad input: singular Sigma0 (e.g. K close to the number of documents) -> ridge, recorded."""
+    u = np.array([1.0, 1.0, 0.0])
+    pr = R.make_prior(np.zeros(3), np.outer(u, u))
+    assert pr.ridge > 0
+    assert np.all(np.linalg.eigvalsh(pr.Sigma) > 0)
+    pr2 = R.make_prior(np.zeros(3), np.eye(3))
+    assert pr2.ridge == 0.0
+    with pytest.raises(FloatingPointError):
+        R.make_prior(np.zeros(3), np.full((3, 3), np.nan))
+
+
+def test_mstep_with_more_topics_than_docs_is_finite():
+    docs, _ = synthetic_ctm(4, 50, 3, 30, seed=1)
+    lb = R.init_topics(8, 50, 0)  # K = 8 > D = 4: Sigma0 = mean of outer products is near-singular
+    model, hist, _ = R.variational_em(docs, lb, "delta", max_iter=3, tol=0)
+    assert np.isfinite([h["bound_per_word"] for h in hist]).all()
+    assert np.all(np.linalg.eigvalsh(model.prior.Sigma) > 0)
+
+
+def test_empty_document_is_an_error():
+    from latentlab.data.corpus import BowCorpus
+
+    c = BowCorpus(np.array([0, 1, 1]), np.array([0]), np.array([2]), ["a", "b"])
+    with pytest.raises(DataError):
+        R.corpus_to_docs(c)
+
+
+@pytest.mark.parametrize("method", ["laplace", "delta", "bl"])
+def test_em_runs_deterministic_and_heldout_finite(method):
+    docs, _ = synthetic_ctm(40, 80, 4, 40, seed=2)
+    lb = R.init_topics(4, 80, 1)
+    obs, held, _ = R.split_halves(docs[:10], 0)
+    out = []
+    for _ in range(2):
+        model, hist, _ = R.variational_em(docs, lb, method, max_iter=3, tol=0)
+        s, n = R.heldout_loglik(model, obs, held)
+        out.append((s, [h["bound_per_word"] for h in hist]))
+        assert np.isfinite(s) and n > 0
+    assert out[0] == out[1]
+    s_mc, n = R.heldout_loglik(model, obs, held, predictive="mc", n_mc=200)
+    assert np.isfinite(s_mc)
+
+
+def test_split_halves_partitions_tokens():
+    docs, _ = synthetic_ctm(10, 30, 3, 20, seed=0)
+    obs, held, kept = R.split_halves(docs, 7)
+    for (i_o, c_o), (i_h, c_h), k in zip(obs, held, kept, strict=True):
+        tot = np.zeros(30)
+        np.add.at(tot, i_o, c_o)
+        np.add.at(tot, i_h, c_h)
+        ref = np.zeros(30)
+        ref[docs[k][0]] = docs[k][1]
+        assert np.array_equal(tot, ref)
+        assert abs(c_o.sum() - c_h.sum()) <= 1
