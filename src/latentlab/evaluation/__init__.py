@@ -1,1 +1,3 @@
 """latentlab.evaluation."""
+
+# Held-out evaluation of topic models (document completion, perplexity): ``heldout``.

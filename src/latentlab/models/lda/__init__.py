@@ -38,5 +38,8 @@ Held-out evaluation: :mod:`latentlab.evaluation.heldout`.
 
 from ._common import StepSize
 from .cgs import CGS, sample_fixed_phi
+from .cvb import CVB0, MapLdaU
+from .scvb0 import SCVB0
+from .vb import SVB, BatchVB
 
-__all__ = ["CGS", "StepSize", "sample_fixed_phi"]
+__all__ = ["CGS", "CVB0", "SCVB0", "SVB", "BatchVB", "MapLdaU", "StepSize", "sample_fixed_phi"]

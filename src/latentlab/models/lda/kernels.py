@@ -83,3 +83,359 @@ def fixed_phi_sweep(w, z, ndk, phi_wk, alpha, u, p):
             k += 1
         z[i] = k
         ndk[k] += 1
+
+
+# --------------------------------------------------------------------- special functions
+@njit(cache=True)
+def digamma(x):
+    """psi(x) for x > 0: recurrence to x >= 6, then the asymptotic series (|err| < 1e-12)."""
+    r = 0.0
+    while x < 6.0:
+        r -= 1.0 / x
+        x += 1.0
+    f = 1.0 / (x * x)
+    t = f * (-1.0 / 12 + f * (1.0 / 120 + f * (-1.0 / 252 + f * (1.0 / 240 + f * (-1.0 / 132)))))
+    return r + np.log(x) - 0.5 / x + t
+
+
+# --------------------------------------------------------------------- batch CVB0 / CVB
+@njit(cache=True)
+def cvb_sweep(
+    indptr, wids, cnts, gamma, ndk, nwk, nk, vdk, vwk, vk, alpha, beta, beta_sum, second_order
+):
+    """One sequential sweep of CVB0 (Eq. 4.28) or second-order CVB (Eqs. 4.24-4.25).
+
+    One gamma per CSR entry (a distinct word of a document, ``cnts[e]`` copies: the
+    clumped form); pass a token stream with counts 1 for the per-token form. "Not id"
+    counts subtract the token's own current gamma (one copy). Statistics (Eq. 4.29)
+    ``ndk, nwk (W x K), nk`` are updated in place by m (gamma_new - gamma_old); the
+    variances ``v*`` (sum gamma(1-gamma)) are used and updated only if ``second_order``.
+    """
+    D = indptr.shape[0] - 1
+    K = nk.shape[0]
+    g = np.empty(K)
+    for d in range(D):
+        for e in range(indptr[d], indptr[d + 1]):
+            w = wids[e]
+            m = cnts[e]
+            tot = 0.0
+            for k in range(K):
+                go = gamma[e, k]
+                a = ndk[d, k] - go + alpha[k]
+                b = nwk[w, k] - go + beta
+                c = nk[k] - go + beta_sum
+                val = a * b / c
+                if second_order:
+                    vo = go * (1.0 - go)
+                    val *= np.exp(
+                        -(vdk[d, k] - vo) / (2.0 * a * a)
+                        - (vwk[w, k] - vo) / (2.0 * b * b)
+                        + (vk[k] - vo) / (2.0 * c * c)
+                    )
+                g[k] = val
+                tot += val
+            for k in range(K):
+                gn = g[k] / tot
+                go = gamma[e, k]
+                dlt = m * (gn - go)
+                ndk[d, k] += dlt
+                nwk[w, k] += dlt
+                nk[k] += dlt
+                if second_order:
+                    dv = m * (gn * (1.0 - gn) - go * (1.0 - go))
+                    vdk[d, k] += dv
+                    vwk[w, k] += dv
+                    vk[k] += dv
+                gamma[e, k] = gn
+
+
+# --------------------------------------------------------------------- batch MAP_LDA_U
+@njit(cache=True)
+def map_em_step(indptr, wids, cnts, ndk, nwk, nk, alpha, beta, W):
+    """One full E-step + M-step of MAP_LDA_U (Eqs. 4.57-4.58, 4.65): responsibilities
+    gamma ∝ (N_wk + beta - 1)/(N_k + W(beta - 1)) (N_dk + alpha_k - 1) from the current
+    statistics, then the statistics are synchronised with the responsibility sums.
+    Returns the new ``(ndk, nwk, nk)``."""
+    D = indptr.shape[0] - 1
+    K = nk.shape[0]
+    ndk2 = np.zeros_like(ndk)
+    nwk2 = np.zeros_like(nwk)
+    nk2 = np.zeros_like(nk)
+    g = np.empty(K)
+    inv = np.empty(K)
+    for k in range(K):
+        inv[k] = 1.0 / (nk[k] + W * (beta - 1.0))
+    for d in range(D):
+        for e in range(indptr[d], indptr[d + 1]):
+            w = wids[e]
+            m = cnts[e]
+            tot = 0.0
+            for k in range(K):
+                g[k] = (nwk[w, k] + beta - 1.0) * inv[k] * (ndk[d, k] + alpha[k] - 1.0)
+                tot += g[k]
+            for k in range(K):
+                v = m * g[k] / tot
+                ndk2[d, k] += v
+                nwk2[w, k] += v
+                nk2[k] += v
+    return ndk2, nwk2, nk2
+
+
+# --------------------------------------------------------------------- SCVB0 (Alg. 7)
+@njit(cache=True)
+def scvb0_minibatch(
+    docs, indptr, wids, cnts, doclen, M, scale, NZ, alpha, beta, beta_sum,
+    n_burn, th_s, th_tau, th_kappa, theta0, acc, accZ, touched, touched_list,
+):  # fmt: skip
+    """Document passes of one SCVB0 minibatch (Algorithm 7, Eqs. 4.43-4.49).
+
+    Topic statistics are N^Phi = ``scale * M`` (W x K, lazily scaled so that the
+    decay (1 - rho^Phi) costs O(1)) and ``NZ``; both stay fixed during the minibatch.
+    For each document: N^Theta_d = C_d * theta0[j]; ``n_burn`` burn-in passes update
+    only N^Theta_d, then the final pass also accumulates gamma (times the entry count)
+    into ``acc``/``accZ`` (the caller scales by C/|M| and applies the rho^Phi step).
+    gamma ∝ (N^Theta_dk + alpha_k)(N^Phi_wk + beta)/(N^Z_k + W beta) with no "not id"
+    subtraction (Eq. 4.43). The document clock t advances once per CSR entry; an entry
+    with m copies uses the clumped update Eq. 4.49:
+    N^Theta := (1-rho)^m N^Theta + C_d gamma (1 - (1-rho)^m).
+    Returns the number of touched words (their ids are in ``touched_list``).
+    """
+    K = NZ.shape[0]
+    g = np.empty(K)
+    nth = np.empty(K)
+    inv = np.empty(K)
+    for k in range(K):
+        inv[k] = 1.0 / (NZ[k] + beta_sum)
+    n_t = 0
+    for j in range(docs.shape[0]):
+        d = docs[j]
+        Cd = doclen[d]
+        for k in range(K):
+            nth[k] = Cd * theta0[j, k]
+        t = 0
+        for p in range(n_burn + 1):
+            final = p == n_burn
+            for e in range(indptr[d], indptr[d + 1]):
+                w = wids[e]
+                m = cnts[e]
+                tot = 0.0
+                for k in range(K):
+                    v = (nth[k] + alpha[k]) * (scale * M[w, k] + beta) * inv[k]
+                    g[k] = v
+                    tot += v
+                for k in range(K):
+                    g[k] /= tot
+                t += 1
+                rho = th_s / (th_tau + t) ** th_kappa
+                if m == 1:
+                    for k in range(K):
+                        nth[k] = (1.0 - rho) * nth[k] + rho * Cd * g[k]
+                else:
+                    f = (1.0 - rho) ** m
+                    for k in range(K):
+                        nth[k] = f * nth[k] + Cd * g[k] * (1.0 - f)
+                if final:
+                    if not touched[w]:
+                        touched[w] = True
+                        touched_list[n_t] = w
+                        n_t += 1
+                    for k in range(K):
+                        acc[w, k] += m * g[k]
+                        accZ[k] += m * g[k]
+    return n_t
+
+
+@njit(cache=True)
+def scaled_apply(M, scale, Msum, acc, accZ, NZ, touched, touched_list, n_t, rho, sf):
+    """N := (1 - rho) N + rho * sf * acc on the touched rows of a lazily scaled matrix
+    N = scale * M (and the dense K-vector NZ). Clears ``acc``/``touched``; returns the
+    new scale. ``Msum`` (K) tracks the column sums of M."""
+    K = NZ.shape[0]
+    new_scale = scale * (1.0 - rho)
+    if new_scale < 1e-30:  # renormalise: fold the scale into M
+        for w in range(M.shape[0]):
+            for k in range(K):
+                M[w, k] *= new_scale
+        for k in range(K):
+            Msum[k] *= new_scale
+        new_scale = 1.0
+    c = rho * sf / new_scale
+    for i in range(n_t):
+        w = touched_list[i]
+        for k in range(K):
+            v = c * acc[w, k]
+            M[w, k] += v
+            Msum[k] += v
+            acc[w, k] = 0.0
+        touched[w] = False
+    for k in range(K):
+        NZ[k] = (1.0 - rho) * NZ[k] + rho * sf * accZ[k]
+        accZ[k] = 0.0
+    return new_scale
+
+
+@njit(cache=True)
+def scvb0_token_stream(
+    dids, wids, doclen, NTheta, NPhi, NZ, alpha, beta, beta_sum, C, rho_phi, th_s, th_tau,
+    th_kappa, tdoc,
+):  # fmt: skip
+    """SCVB0 with minibatches of one token (Eqs. 4.43-4.46): for each token in order,
+    gamma from the current statistics, then N^Theta_d (clock ``tdoc[d]``), N^Phi and N^Z
+    (step ``rho_phi[i]``) are updated. Dense, for the equivalence check C4.10."""
+    K = NZ.shape[0]
+    g = np.empty(K)
+    for i in range(wids.shape[0]):
+        d = dids[i]
+        w = wids[i]
+        tot = 0.0
+        for k in range(K):
+            g[k] = (NTheta[d, k] + alpha[k]) * (NPhi[w, k] + beta) / (NZ[k] + beta_sum)
+            tot += g[k]
+        for k in range(K):
+            g[k] /= tot
+        tdoc[d] += 1
+        rt = th_s / (th_tau + tdoc[d]) ** th_kappa
+        r = rho_phi[i]
+        for k in range(K):
+            NTheta[d, k] = (1.0 - rt) * NTheta[d, k] + rt * doclen[d] * g[k]
+        for ww in range(NPhi.shape[0]):
+            for k in range(K):
+                NPhi[ww, k] *= 1.0 - r
+        for k in range(K):
+            NPhi[w, k] += r * C * g[k]
+            NZ[k] = (1.0 - r) * NZ[k] + r * C * g[k]
+
+
+# --------------------------------------------------------------------- SVB / batch VB
+@njit(cache=True)
+def svb_minibatch(
+    docs, indptr, wids, cnts, L, lscale, Lsum, eta, W, alpha, n_local, tol, gamma0,
+    acc, touched, touched_list, expElogbeta, gamma_out,
+):  # fmt: skip
+    """Local step of stochastic VB for one minibatch (Hoffman et al. 2010; digest 4.2).
+
+    lambda = eta + ``lscale * L`` (W x K word-major, lazily scaled), column sums
+    sum_w lambda_kw = W eta + lscale * Lsum_k. exp(E[log Phi_kw]) is computed once for
+    the minibatch's words. Per document: gamma = ``gamma0[j]``; ``n_local`` passes of
+    phi_dwk ∝ exp(E log theta_dk) exp(E log Phi_kw), gamma = alpha + sum_w n_dw phi_dwk
+    (stopping early if ``tol > 0`` and the mean change < tol). Sufficient statistics
+    n_dw phi_dwk are added to ``acc``. Final gammas go to ``gamma_out``.
+    """
+    K = alpha.shape[0]
+    n_t = 0
+    psum = np.empty(K)
+    for k in range(K):
+        psum[k] = digamma(W * eta + lscale * Lsum[k])
+    for j in range(docs.shape[0]):
+        d = docs[j]
+        for e in range(indptr[d], indptr[d + 1]):
+            w = wids[e]
+            if not touched[w]:
+                touched[w] = True
+                touched_list[n_t] = w
+                n_t += 1
+                for k in range(K):
+                    expElogbeta[w, k] = np.exp(digamma(eta + lscale * L[w, k]) - psum[k])
+    gam = np.empty(K)
+    eth = np.empty(K)
+    newg = np.empty(K)
+    for j in range(docs.shape[0]):
+        d = docs[j]
+        s = 0.0
+        for k in range(K):
+            gam[k] = gamma0[j, k]
+            s += gam[k]
+        ps = digamma(s)
+        for k in range(K):
+            eth[k] = np.exp(digamma(gam[k]) - ps)
+        for _it in range(n_local):
+            for k in range(K):
+                newg[k] = 0.0
+            for e in range(indptr[d], indptr[d + 1]):
+                w = wids[e]
+                pn = 1e-100
+                for k in range(K):
+                    pn += eth[k] * expElogbeta[w, k]
+                c = cnts[e] / pn
+                for k in range(K):
+                    newg[k] += c * expElogbeta[w, k]
+            change = 0.0
+            s = 0.0
+            for k in range(K):
+                v = alpha[k] + eth[k] * newg[k]
+                change += abs(v - gam[k])
+                gam[k] = v
+                s += v
+            ps = digamma(s)
+            for k in range(K):
+                eth[k] = np.exp(digamma(gam[k]) - ps)
+            if tol > 0 and change / K < tol:
+                break
+        for e in range(indptr[d], indptr[d + 1]):
+            w = wids[e]
+            pn = 1e-100
+            for k in range(K):
+                pn += eth[k] * expElogbeta[w, k]
+            c = cnts[e] / pn
+            for k in range(K):
+                acc[w, k] += c * eth[k] * expElogbeta[w, k]
+        for k in range(K):
+            gamma_out[j, k] = gam[k]
+    return n_t
+
+
+# --------------------------------------------------------------------- held-out theta
+@njit(cache=True)
+def theta_fixed_point(indptr, wids, cnts, phi_wk, alpha, n_iter, tol, theta):
+    """Document statistics with topics frozen (held-out documents): iterate
+    gamma_ik ∝ (N_dk + alpha_k) Phi_wk, N_dk = sum_i m_i gamma_ik (the SCVB0/CVB0
+    document update, Eq. 4.43, at its fixed point), then
+    theta_dk = (N_dk + alpha_k)/(C_d + sum alpha) (Sec. 4.3 recovery). In place."""
+    D = indptr.shape[0] - 1
+    K = alpha.shape[0]
+    a0 = 0.0
+    for k in range(K):
+        a0 += alpha[k]
+    n = np.empty(K)
+    n2 = np.empty(K)
+    for d in range(D):
+        Cd = 0.0
+        for e in range(indptr[d], indptr[d + 1]):
+            Cd += cnts[e]
+        for k in range(K):
+            n[k] = Cd / K
+        for _it in range(n_iter):
+            for k in range(K):
+                n2[k] = 0.0
+            for e in range(indptr[d], indptr[d + 1]):
+                w = wids[e]
+                tot = 0.0
+                for k in range(K):
+                    tot += (n[k] + alpha[k]) * phi_wk[w, k]
+                c = cnts[e] / tot
+                for k in range(K):
+                    n2[k] += c * (n[k] + alpha[k]) * phi_wk[w, k]
+            ch = 0.0
+            for k in range(K):
+                ch += abs(n2[k] - n[k])
+                n[k] = n2[k]
+            if ch < tol * (Cd + 1.0):
+                break
+        for k in range(K):
+            theta[d, k] = (n[k] + alpha[k]) / (Cd + a0)
+
+
+@njit(cache=True)
+def heldout_loglik(indptr, wids, cnts, phi_wk, theta, out):
+    """out[d] = sum_i m_i log sum_k theta_dk Phi_wk (document completion score)."""
+    D = indptr.shape[0] - 1
+    K = theta.shape[1]
+    for d in range(D):
+        s = 0.0
+        for e in range(indptr[d], indptr[d + 1]):
+            w = wids[e]
+            p = 0.0
+            for k in range(K):
+                p += theta[d, k] * phi_wk[w, k]
+            s += cnts[e] * np.log(p)
+        out[d] = s

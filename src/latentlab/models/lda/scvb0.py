@@ -1,0 +1,187 @@
+"""SCVB0: stochastic collapsed variational Bayes, zero order (Foulds et al. 2013;
+thesis Algorithm 7, Eqs. 4.43-4.49; digest Sec. 4.3)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+import numpy as np
+
+from latentlab.errors import ConfigError
+
+from . import kernels
+from ._common import (
+    StepSize,
+    check_alpha,
+    check_corpus,
+    check_finite,
+    check_K,
+    check_positive,
+    nonempty_docs,
+)
+from .cvb import expand_tokens
+
+RHO_PHI = {"s": 10.0, "tau": 1000.0, "kappa": 0.9}  # Sec. 4.3, topic statistics
+RHO_THETA = {"s": 1.0, "tau": 10.0, "kappa": 0.9}  # Sec. 4.3, document statistics
+
+
+class SCVB0:
+    """SCVB0 with document minibatches (Algorithm 7).
+
+    State: N^Phi (W x K, word-major; ``n_phi``), N^Z (K; ``n_z``); N^Theta_d lives only
+    while document d is processed (no gamma is stored: memory independent of C).
+
+    Per minibatch M of documents: each document starts from N^Theta_d = C_d Dir(1);
+    ``n_burn`` burn-in passes update N^Theta_d only, then the final pass also adds
+    (C/|M|) gamma to the minibatch estimates, |M| = tokens in the minibatch (P4.1);
+    then N^Phi := (1-rho^Phi_t) N^Phi + rho^Phi_t N^Phi_hat (same for N^Z), t += 1.
+    rho^Theta's clock restarts at each document and advances per token (per distinct
+    word with ``clumping``, Eq. 4.49), continuing across the burn-in pass (P4.4).
+    ``phi_clock='minibatch'`` (default) or ``'documents'`` sets what t counts.
+    Initialisation: N^Phi = C G / sum G, G ~ Gamma(100, 1/100) (digest 4.3, AMBIG).
+    """
+
+    def __init__(
+        self,
+        K,
+        alpha=0.1,
+        beta=0.01,
+        minibatch: int = 100,
+        rho_phi=RHO_PHI,
+        rho_theta=RHO_THETA,
+        n_burn: int = 1,
+        clumping: bool = True,
+        phi_clock: str = "minibatch",
+        seed: int = 0,
+    ):
+        self.K = check_K(K)
+        self.alpha = check_alpha(alpha, self.K)
+        self.beta = check_positive(beta, "beta")
+        if int(minibatch) < 1:
+            raise ConfigError("minibatch", f"must be >= 1 document, got {minibatch}")
+        self.minibatch = int(minibatch)
+        self.rho_phi = StepSize.from_config(rho_phi, "rho_phi")
+        self.rho_theta = StepSize.from_config(rho_theta, "rho_theta")
+        if int(n_burn) < 0:
+            raise ConfigError("n_burn", f"must be >= 0, got {n_burn}")
+        self.n_burn = int(n_burn)
+        self.clumping = bool(clumping)
+        if phi_clock not in ("minibatch", "documents"):
+            raise ConfigError("phi_clock", f"must be 'minibatch' or 'documents', got {phi_clock}")
+        self.phi_clock = phi_clock
+        self.seed = int(seed)
+
+    # ------------------------------------------------------------------ set-up
+    def initialize(self, corpus) -> SCVB0:
+        _, _, _, W = check_corpus(corpus)
+        self.W = W
+        self.rng = np.random.default_rng(self.seed)
+        self.docs, self.n_empty_docs = nonempty_docs(corpus.indptr)
+        if self.minibatch > len(self.docs):
+            raise ConfigError(
+                "minibatch",
+                f"{self.minibatch} documents is larger than the corpus "
+                f"({len(self.docs)} non-empty documents)",
+            )
+        if self.clumping:
+            self.indptr, self.wids, self.cnts = corpus.indptr, corpus.word_ids, corpus.counts
+        else:
+            self.indptr, self.wids, self.cnts = expand_tokens(corpus, self.rng)
+        self.doclen = corpus.doc_lengths().astype(np.float64)
+        self.C = float(corpus.n_tokens)
+        G = self.rng.gamma(100.0, 1.0 / 100.0, size=(W, self.K))
+        self.M = G * (self.C / G.sum())
+        self.scale = 1.0
+        self.Msum = self.M.sum(axis=0)
+        self.n_z = self.Msum.copy()
+        self.acc = np.zeros((W, self.K))
+        self.accZ = np.zeros(self.K)
+        self.touched = np.zeros(W, dtype=np.bool_)
+        self.touched_list = np.zeros(W, dtype=np.int64)
+        self.t = 0
+        self.docs_seen = 0
+        self.tokens_seen = 0
+        self.minibatches = 0
+        self.train_seconds = 0.0
+        self._order = np.empty(0, dtype=np.int64)
+        self._pos = 0
+        return self
+
+    @property
+    def n_phi(self) -> np.ndarray:
+        """N^Phi, W x K."""
+        return self.scale * self.M
+
+    def _next_docs(self) -> np.ndarray:
+        if self._pos >= len(self._order):
+            self._order = self.docs[self.rng.permutation(len(self.docs))]
+            self._pos = 0
+        b = self._order[self._pos : self._pos + self.minibatch]
+        self._pos += len(b)
+        return b
+
+    def partial_fit(self, docs: np.ndarray) -> None:
+        """One minibatch update (Eqs. 4.47-4.48) on the given document ids."""
+        docs = np.asarray(docs, dtype=np.int64)
+        e = self.rng.standard_exponential((len(docs), self.K))
+        theta0 = e / e.sum(axis=1, keepdims=True)
+        n_t = kernels.scvb0_minibatch(
+            docs, self.indptr, self.wids, self.cnts, self.doclen, self.M, self.scale,
+            self.n_z, self.alpha, self.beta, self.W * self.beta, self.n_burn,
+            self.rho_theta.s, self.rho_theta.tau, self.rho_theta.kappa, theta0,
+            self.acc, self.accZ, self.touched, self.touched_list,
+        )  # fmt: skip
+        n_tok = float(self.doclen[docs].sum())
+        self.t += 1 if self.phi_clock == "minibatch" else len(docs)
+        rho = float(self.rho_phi(self.t))
+        self.scale = kernels.scaled_apply(
+            self.M, self.scale, self.Msum, self.acc, self.accZ, self.n_z,
+            self.touched, self.touched_list, n_t, rho, self.C / n_tok,
+        )  # fmt: skip
+        self.minibatches += 1
+        self.docs_seen += len(docs)
+        self.tokens_seen += int(n_tok)
+        check_finite(self.n_z, "N^Z (SCVB0 topic statistics)", self.minibatches)
+
+    def fit(
+        self,
+        corpus,
+        n_epochs: float | None = 1.0,
+        max_docs: int | None = None,
+        time_budget: float | None = None,
+        callback: Callable | None = None,
+    ) -> SCVB0:
+        """Run until ``n_epochs`` passes over the documents, ``max_docs`` documents or
+        ``time_budget`` seconds of training (the callback's time is excluded), whichever
+        comes first. ``callback(model) -> stop?`` runs after every minibatch."""
+        self.initialize(corpus)
+        return self.resume(n_epochs, max_docs, time_budget, callback)
+
+    def resume(self, n_epochs=None, max_docs=None, time_budget=None, callback=None) -> SCVB0:
+        limit = np.inf
+        if n_epochs is not None:
+            limit = min(limit, n_epochs * len(self.docs))
+        if max_docs is not None:
+            limit = min(limit, max_docs)
+        if limit == np.inf and time_budget is None:
+            raise ConfigError("n_epochs", "give n_epochs, max_docs or time_budget")
+        start_docs = self.docs_seen
+        while self.docs_seen - start_docs < limit:
+            t0 = time.perf_counter()
+            self.partial_fit(self._next_docs())
+            self.train_seconds += time.perf_counter() - t0
+            if callback is not None and callback(self):
+                break
+            if time_budget is not None and self.train_seconds >= time_budget:
+                break
+        return self
+
+    # --------------------------------------------------------------- accessors
+    def phi_wk(self) -> np.ndarray:
+        """Phi_hat_wk = (N^Phi_wk + beta)/(N^Z_k + W beta) (Sec. 4.3), W x K."""
+        return (self.n_phi + self.beta) / (self.n_z + self.W * self.beta)
+
+    def phi(self) -> np.ndarray:
+        """Phi, K x W."""
+        return self.phi_wk().T.copy()

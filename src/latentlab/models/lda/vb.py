@@ -1,0 +1,207 @@
+"""Variational Bayes for LDA with a Dirichlet on topics: stochastic VB / SVI (Hoffman et
+al. 2010; thesis Alg. 6, digest Sec. 4.2) and batch VB (Blei et al. 2003; digest 4.1)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+import numpy as np
+from scipy.special import digamma
+
+from latentlab.errors import ConfigError
+
+from . import kernels
+from ._common import (
+    StepSize,
+    check_alpha,
+    check_corpus,
+    check_finite,
+    check_K,
+    check_positive,
+    nonempty_docs,
+)
+from .scvb0 import RHO_PHI
+
+
+class _VBBase:
+    def _setup(self, corpus):
+        _, _, _, W = check_corpus(corpus)
+        self.W = W
+        self.rng = np.random.default_rng(self.seed)
+        self.docs, self.n_empty_docs = nonempty_docs(corpus.indptr)
+        self.indptr, self.wids, self.cnts = (
+            corpus.indptr,
+            corpus.word_ids,
+            corpus.counts.astype(np.float64),
+        )
+        self.doclen = corpus.doc_lengths()
+        lam = self.rng.gamma(100.0, 1.0 / 100.0, size=(W, self.K))  # lambda, W x K
+        self.L = lam - self.eta  # lambda - eta, lazily scaled
+        self.lscale = 1.0
+        self.Lsum = self.L.sum(axis=0)
+        self.acc = np.zeros((W, self.K))
+        self._dummyZ = np.zeros(self.K)
+        self._dummyaccZ = np.zeros(self.K)
+        self.touched = np.zeros(W, dtype=np.bool_)
+        self.touched_list = np.zeros(W, dtype=np.int64)
+        self.expElogbeta = np.zeros((W, self.K))
+        self.docs_seen = 0
+        self.tokens_seen = 0
+        self.minibatches = 0
+        self.train_seconds = 0.0
+
+    def _update(self, docs, n_local, tol, rho, sf):
+        """Local step on ``docs`` then lambda := (1-rho) lambda + rho (eta + sf sstats)."""
+        g0 = self.rng.gamma(100.0, 1.0 / 100.0, size=(len(docs), self.K))
+        gout = np.empty_like(g0)
+        n_t = kernels.svb_minibatch(
+            docs, self.indptr, self.wids, self.cnts, self.L, self.lscale, self.Lsum,
+            self.eta, self.W, self.alpha, n_local, tol, g0, self.acc, self.touched,
+            self.touched_list, self.expElogbeta, gout,
+        )  # fmt: skip
+        self.lscale = kernels.scaled_apply(
+            self.L, self.lscale, self.Lsum, self.acc, self._dummyaccZ, self._dummyZ,
+            self.touched, self.touched_list, n_t, rho, sf,
+        )  # fmt: skip
+        self.minibatches += 1
+        self.docs_seen += len(docs)
+        self.tokens_seen += int(self.doclen[docs].sum())
+        check_finite(self.Lsum, "lambda (topic row sums)", self.minibatches)
+        return gout
+
+    @property
+    def lam(self) -> np.ndarray:
+        """lambda, W x K (variational Dirichlet parameters of the topics)."""
+        return self.eta + self.lscale * self.L
+
+    def phi_wk(self) -> np.ndarray:
+        """E_q[Phi] = lambda / sum_w lambda, W x K."""
+        lam = self.lam
+        return lam / lam.sum(axis=0)
+
+    def phi(self) -> np.ndarray:
+        """E_q[Phi], K x W."""
+        return self.phi_wk().T.copy()
+
+    def exp_elog_phi_wk(self) -> np.ndarray:
+        lam = self.lam
+        return np.exp(digamma(lam) - digamma(lam.sum(axis=0)))
+
+
+class SVB(_VBBase):
+    """Stochastic VB for LDA, SVB-B{n_local}-O{offset} (digest Sec. 4.2, P4.5).
+
+    alpha, beta(=eta) are shifted by ``offset`` (O in {0, 0.5}). Per minibatch S of
+    ``minibatch`` documents: gamma_d ~ Gamma(100, 1/100); exactly ``n_local`` (B)
+    local passes; lambda_hat = eta + (D/|S|) sstats; lambda := (1-rho_t) lambda +
+    rho_t lambda_hat with rho_t = s/(tau + t)^kappa, t counting minibatches (Sec. 4.3).
+    exp(E[log Phi]) is computed once per minibatch, for the minibatch's words only
+    (sparse topic updates, as the thesis's Julia SVB).
+    """
+
+    def __init__(
+        self, K, alpha=0.1, beta=0.01, offset=0.0, minibatch=100, n_local=1, rho=RHO_PHI, seed=0
+    ):
+        self.K = check_K(K)
+        self.offset = float(offset)
+        if self.offset < 0:
+            raise ConfigError("offset", f"must be >= 0, got {offset}")
+        self.alpha = check_alpha(np.asarray(alpha, dtype=float) + self.offset, self.K)
+        self.eta = check_positive(float(beta) + self.offset, "beta")
+        self.beta = self.eta
+        if int(minibatch) < 1:
+            raise ConfigError("minibatch", f"must be >= 1 document, got {minibatch}")
+        self.minibatch = int(minibatch)
+        if int(n_local) < 1:
+            raise ConfigError("n_local", f"must be >= 1 local pass, got {n_local}")
+        self.n_local = int(n_local)
+        self.rho = StepSize.from_config(rho, "rho_phi")
+        self.seed = int(seed)
+
+    def initialize(self, corpus) -> SVB:
+        self._setup(corpus)
+        if self.minibatch > len(self.docs):
+            raise ConfigError(
+                "minibatch",
+                f"{self.minibatch} documents is larger than the corpus "
+                f"({len(self.docs)} non-empty documents)",
+            )
+        self.t = 0
+        self._order = np.empty(0, dtype=np.int64)
+        self._pos = 0
+        return self
+
+    def _next_docs(self):
+        if self._pos >= len(self._order):
+            self._order = self.docs[self.rng.permutation(len(self.docs))]
+            self._pos = 0
+        b = self._order[self._pos : self._pos + self.minibatch]
+        self._pos += len(b)
+        return b
+
+    def partial_fit(self, docs) -> None:
+        docs = np.asarray(docs, dtype=np.int64)
+        self.t += 1
+        self._update(docs, self.n_local, 0.0, float(self.rho(self.t)), len(self.docs) / len(docs))
+
+    def fit(self, corpus, n_epochs=1.0, max_docs=None, time_budget=None, callback=None) -> SVB:
+        self.initialize(corpus)
+        return self.resume(n_epochs, max_docs, time_budget, callback)
+
+    def resume(self, n_epochs=None, max_docs=None, time_budget=None, callback=None) -> SVB:
+        limit = np.inf
+        if n_epochs is not None:
+            limit = min(limit, n_epochs * len(self.docs))
+        if max_docs is not None:
+            limit = min(limit, max_docs)
+        if limit == np.inf and time_budget is None:
+            raise ConfigError("n_epochs", "give n_epochs, max_docs or time_budget")
+        start = self.docs_seen
+        while self.docs_seen - start < limit:
+            t0 = time.perf_counter()
+            self.partial_fit(self._next_docs())
+            self.train_seconds += time.perf_counter() - t0
+            if callback is not None and callback(self):
+                break
+            if time_budget is not None and self.train_seconds >= time_budget:
+                break
+        return self
+
+
+class BatchVB(_VBBase):
+    """Batch VB (Blei et al. 2003 with a Dirichlet on topics; digest Sec. 4.1 RECON):
+    every iteration runs the E-step on all documents (up to ``max_local`` passes per
+    document, stopping when the mean |change of gamma| < ``tol``, as Hoffman's code),
+    then lambda = eta + sstats (SVB with the whole corpus as the batch and rho = 1)."""
+
+    def __init__(self, K, alpha=0.1, beta=0.01, max_local=100, tol=1e-3, seed=0):
+        self.K = check_K(K)
+        self.alpha = check_alpha(alpha, self.K)
+        self.eta = check_positive(beta, "beta")
+        self.beta = self.eta
+        self.max_local = int(max_local)
+        self.tol = float(tol)
+        self.seed = int(seed)
+        self.iteration = 0
+
+    def initialize(self, corpus) -> BatchVB:
+        self._setup(corpus)
+        self.iteration = 0
+        return self
+
+    def step(self) -> None:
+        self._update(self.docs, self.max_local, self.tol, 1.0, 1.0)
+        self.iteration += 1
+
+    def fit(self, corpus, n_iter: int, callback: Callable | None = None, time_budget=None):
+        self.initialize(corpus)
+        for _ in range(int(n_iter)):
+            t0 = time.perf_counter()
+            self.step()
+            self.train_seconds += time.perf_counter() - t0
+            if callback is not None and callback(self):
+                break
+            if time_budget is not None and self.train_seconds >= time_budget:
+                break
+        return self
