@@ -31,10 +31,23 @@ from latentlab.evaluation.ais.rng import uniform
 
 @njit(cache=True, inline="always")
 def _draw(p, K, st):
-    """Index k with probability p[k] / sum(p) (sequential cumulative scan)."""
-    tot = 0.0
-    for k in range(K):
-        tot += p[k]
+    """Index k with probability p[k] / sum(p): the total is summed in 4 interleaved lanes
+    (independent adds, so the loop pipelines), then a sequential cumulative scan."""
+    t0 = 0.0
+    t1 = 0.0
+    t2 = 0.0
+    t3 = 0.0
+    k = 0
+    while k + 3 < K:
+        t0 += p[k]
+        t1 += p[k + 1]
+        t2 += p[k + 2]
+        t3 += p[k + 3]
+        k += 4
+    while k < K:
+        t0 += p[k]
+        k += 1
+    tot = (t0 + t1) + (t2 + t3)
     u = uniform(st) * tot
     acc = 0.0
     for k in range(K - 1):
@@ -117,16 +130,20 @@ def sweep_convex(z, nk, phi1_d, phi2_d, a_b, b, st, p):
 @njit(cache=True)
 def sweep_geometric(z, nk, lphi1_d, lphi2_d, a1, a2, b, st, p):
     """Geometric-path transition (Eq. 5.30), on the log scale then normalised (P5.6):
-    P(z_i = k) ∝ [(n_k^{-i}+a1_k) Phi1]^b [(n_k^{-i}+a2_k) Phi2]^(1-b)."""
+    P(z_i = k) ∝ [(n_k^{-i}+a1_k) Phi1]^b [(n_k^{-i}+a2_k) Phi2]^(1-b).
+    log(n_k + a_k) is kept per topic and refreshed only for the two topics that change."""
     K = a1.shape[0]
     c = 1.0 - b
+    la = np.empty(K)
+    for k in range(K):
+        la[k] = b * math.log(nk[k] + a1[k]) + c * math.log(nk[k] + a2[k])
     for i in range(z.shape[0]):
-        nk[z[i]] -= 1.0
+        ko = z[i]
+        nk[ko] -= 1.0
+        la[ko] = b * math.log(nk[ko] + a1[ko]) + c * math.log(nk[ko] + a2[ko])
         m = -np.inf
         for k in range(K):
-            v = b * (math.log(nk[k] + a1[k]) + lphi1_d[i, k]) + c * (
-                math.log(nk[k] + a2[k]) + lphi2_d[i, k]
-            )
+            v = la[k] + b * lphi1_d[i, k] + c * lphi2_d[i, k]
             p[k] = v
             if v > m:
                 m = v
@@ -135,6 +152,7 @@ def sweep_geometric(z, nk, lphi1_d, lphi2_d, a1, a2, b, st, p):
         k = _draw(p, K, st)
         z[i] = k
         nk[k] += 1.0
+        la[k] = b * math.log(nk[k] + a1[k]) + c * math.log(nk[k] + a2[k])
 
 
 @njit(cache=True)
@@ -178,6 +196,10 @@ def anneal_convex(z, nk, phi1_d, phi2_d, a1, a2, n, first_sweeps, st, p, ab):
     """
     N = z.shape[0]
     K = a1.shape[0]
+    same_alpha = True
+    for k in range(K):
+        if a1[k] != a2[k]:
+            same_alpha = False
     logw = 0.0
     upd = 0
     inv = 1.0 / n
@@ -203,7 +225,7 @@ def anneal_convex(z, nk, phi1_d, phi2_d, a1, a2, n, first_sweeps, st, p, ab):
         asn = 0.0
         ntot = 0.0
         d = 0.0
-        for k in range(K):
+        for k in range(K if not same_alpha else 0):
             ac = bc * a1[k] + (1.0 - bc) * a2[k]
             an = bn * a1[k] + (1.0 - bn) * a2[k]
             asc += ac
@@ -213,9 +235,10 @@ def anneal_convex(z, nk, phi1_d, phi2_d, a1, a2, n, first_sweeps, st, p, ab):
                 d += (math.lgamma(nk[k] + an) - math.lgamma(an)) - (
                     math.lgamma(nk[k] + ac) - math.lgamma(ac)
                 )
-        d += (math.lgamma(asn) - math.lgamma(ntot + asn)) - (
-            math.lgamma(asc) - math.lgamma(ntot + asc)
-        )
+        if not same_alpha:  # the Polya factors cancel exactly when a1 == a2
+            d += (math.lgamma(asn) - math.lgamma(ntot + asn)) - (
+                math.lgamma(asc) - math.lgamma(ntot + asc)
+            )
         for i in range(N):
             k = z[i]
             x1 = phi1_d[i, k]

@@ -90,13 +90,17 @@ def brute_force_log_evidence(words, phi, alpha) -> float:
 
 
 def _draw(p: np.ndarray, rng: PyRng) -> int:
-    """Same sequential cumulative scan as ``kernels._draw``."""
-    tot = 0.0
-    for v in p:
-        tot += v
+    """Same 4-lane total and sequential cumulative scan as ``kernels._draw``."""
+    t = [0.0, 0.0, 0.0, 0.0]
+    K = len(p)
+    k4 = K - K % 4
+    for k in range(k4):
+        t[k % 4] += p[k]
+    for k in range(k4, K):
+        t[0] += p[k]
+    tot = (t[0] + t[1]) + (t[2] + t[3])
     u = rng() * tot
     acc = 0.0
-    K = len(p)
     for k in range(K - 1):
         acc += p[k]
         if u < acc:
@@ -178,7 +182,7 @@ def ratio_ais(words, phi1, a1, phi2, a2, n: int, S: int, burn: int, seed: int, p
 
     def geo_cond(b):
         def f(i, c):
-            v = b * (np.log(c + a1) + l1[i]) + (1 - b) * (np.log(c + a2) + l2[i])
+            v = (b * np.log(c + a1) + (1 - b) * np.log(c + a2)) + b * l1[i] + (1 - b) * l2[i]
             return np.exp(v - v.max())
 
         return f
