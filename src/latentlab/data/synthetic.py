@@ -1,0 +1,159 @@
+"""Synthetic corpora with known truth.
+
+* :func:`lda_corpus`: LDA (Blei, Ng & Jordan 2003). phi_k ~ Dir(beta 1_V) for k < K;
+  theta_d ~ Dir(alpha_vec); N_d ~ Poisson(doc_length), at least ``min_length``; z ~ theta_d,
+  w ~ phi_z. ``alpha_vec`` is symmetric (alpha each) or, with ``asymmetric_alpha``,
+  alpha_k = alpha K (1/(k+1)) / sum_j 1/(j+1) (same total mass, decaying).
+* :func:`hdp_corpus`: HDP-LDA by truncated stick-breaking (Teh et al. 2006; seed 001
+  Sec 3): pi ~ GEM(gamma) truncated at T (pi_T takes the remaining stick), phi_t ~
+  Dir(beta 1_V), theta_d ~ Dir(alpha0 pi), then as LDA.
+
+Truth is written beside the corpus (``truth.npz``: phi, theta, the hyperparameters, and
+pi for HDP); the per-token topic assignments are not stored.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from latentlab.data._io import load_npz, save_npz
+from latentlab.data.corpus import BowCorpus
+from latentlab.errors import ConfigError
+
+TRUTH = "latentlab.synthetic_truth"
+
+
+@dataclass
+class Truth:
+    phi: np.ndarray
+    theta: np.ndarray
+    alpha: np.ndarray
+    beta: float
+    pi: np.ndarray | None = None
+    params: dict | None = None
+
+    def save(self, path):
+        arrays = {"phi": self.phi, "theta": self.theta, "alpha": self.alpha}
+        if self.pi is not None:
+            arrays["pi"] = self.pi
+        save_npz(path, arrays, {"format": TRUTH, "beta": self.beta, "params": self.params})
+
+    @classmethod
+    def load(cls, path):
+        a, side = load_npz(path, TRUTH)
+        return cls(a["phi"], a["theta"], a["alpha"], side["beta"], a.get("pi"), side["params"])
+
+
+def _dirichlet(rng, conc: np.ndarray, size: int) -> np.ndarray:
+    """Dirichlet draws via normalised gammas, guarded against all-zero rows (tiny conc)."""
+    g = rng.gamma(np.broadcast_to(conc, (size, len(conc))))
+    s = g.sum(axis=1, keepdims=True)
+    bad = s[:, 0] == 0
+    if bad.any():
+        g[bad, rng.integers(len(conc), size=int(bad.sum()))] = 1.0
+        s = g.sum(axis=1, keepdims=True)
+    return g / s
+
+
+def _check(p: dict, key: str, lo=0, integer=False):
+    if key not in p:
+        raise ConfigError(f"synthetic.{key}", "missing")
+    v = p[key]
+    if integer and (not isinstance(v, int) or v <= lo):
+        raise ConfigError(f"synthetic.{key}", f"must be an integer > {lo}, got {v!r}")
+    if not integer and not v > lo:
+        raise ConfigError(f"synthetic.{key}", f"must be > {lo}, got {v!r}")
+    return v
+
+
+def _sample_docs(rng, theta, phi, lengths) -> BowCorpus:
+    D, K = theta.shape
+    V = phi.shape[1]
+    docs = []
+    cphi = np.cumsum(phi, axis=1)
+    for d in range(D):
+        z_counts = rng.multinomial(lengths[d], theta[d])
+        ws = []
+        for k in np.flatnonzero(z_counts):
+            u = rng.random(z_counts[k])
+            ws.append(np.minimum(np.searchsorted(cphi[k], u * cphi[k, -1], side="right"), V - 1))
+        docs.append(np.concatenate(ws) if ws else np.zeros(0, np.int64))
+    return BowCorpus.from_token_lists(docs, [f"w{v}" for v in range(V)])
+
+
+def _lengths(rng, p, D):
+    mean = _check(p, "doc_length")
+    return np.maximum(rng.poisson(mean, size=D), int(p.get("min_length", 1)))
+
+
+def lda_corpus(p: dict, seed: int) -> tuple[BowCorpus, Truth]:
+    K = _check(p, "n_topics", integer=True)
+    V = _check(p, "n_vocab", integer=True)
+    D = _check(p, "n_docs", integer=True)
+    alpha, beta = _check(p, "alpha"), _check(p, "beta")
+    rng = np.random.default_rng(seed)
+    if p.get("asymmetric_alpha", False):
+        w = 1.0 / np.arange(1, K + 1)
+        alpha_vec = alpha * K * w / w.sum()
+    else:
+        alpha_vec = np.full(K, float(alpha))
+    phi = _dirichlet(rng, np.full(V, float(beta)), K)
+    theta = _dirichlet(rng, alpha_vec, D)
+    corpus = _sample_docs(rng, theta, phi, _lengths(rng, p, D))
+    corpus.metadata = {"dataset": "synth_lda", "generator": "lda", "seed": seed, "params": p}
+    return corpus, Truth(phi, theta, alpha_vec, float(beta), None, {**p, "seed": seed})
+
+
+def stick_breaking(rng, gamma: float, T: int) -> np.ndarray:
+    """Truncated GEM(gamma): v_t ~ Beta(1, gamma) for t < T, v_T = 1."""
+    v = rng.beta(1.0, gamma, size=T)
+    v[-1] = 1.0
+    rest = np.concatenate([[1.0], np.cumprod(1.0 - v[:-1])])
+    return v * rest
+
+
+def hdp_corpus(p: dict, seed: int) -> tuple[BowCorpus, Truth]:
+    T = _check(p, "truncation", integer=True)
+    V = _check(p, "n_vocab", integer=True)
+    D = _check(p, "n_docs", integer=True)
+    gamma, alpha0, beta = _check(p, "gamma"), _check(p, "alpha0"), _check(p, "beta")
+    rng = np.random.default_rng(seed)
+    pi = stick_breaking(rng, float(gamma), T)
+    phi = _dirichlet(rng, np.full(V, float(beta)), T)
+    theta = _dirichlet(rng, np.maximum(alpha0 * pi, 1e-300), D)
+    corpus = _sample_docs(rng, theta, phi, _lengths(rng, p, D))
+    corpus.metadata = {"dataset": "synth_hdp", "generator": "hdp", "seed": seed, "params": p}
+    return corpus, Truth(phi, theta, alpha0 * pi, float(beta), pi, {**p, "seed": seed})
+
+
+GENERATORS = {"synth_lda": lda_corpus, "synth_hdp": hdp_corpus}
+
+
+def synth(name: str, params: dict, seed: int, out_dir: str | Path) -> dict:
+    """Generate ``name`` into out_dir/{dataset.npz, truth.npz, summary.json}."""
+    from latentlab.outputs import write_json
+
+    if name not in GENERATORS:
+        raise ConfigError("synthetic", f"unknown generator {name!r}; known {sorted(GENERATORS)}")
+    out_dir = Path(out_dir)
+    corpus, truth = GENERATORS[name](params, seed)
+    corpus.validate(name)
+    corpus.save(out_dir / "dataset.npz")
+    truth.save(out_dir / "truth.npz")
+    s = corpus.summary()
+    s.update(
+        {
+            "name": name,
+            "data_kind": "synthetic",
+            "seed": seed,
+            "params": params,
+            "n_topics_true": int(truth.phi.shape[0]),
+        }
+    )
+    if truth.pi is not None:
+        s["pi_mass_top10"] = float(np.sort(truth.pi)[::-1][:10].sum())
+    write_json(s, out_dir / "summary.json")
+    return s
