@@ -173,3 +173,15 @@ def test_split_halves_partitions_tokens():
         ref[docs[k][0]] = docs[k][1]
         assert np.array_equal(tot, ref)
         assert abs(c_o.sum() - c_h.sum()) <= 1
+
+
+def test_numba_laplace_matches_numpy():
+    docs, _ = synthetic_ctm(8, 50, 6, 40, seed=9)
+    lb = R.init_topics(6, 50, 2)
+    pr = _prior(6, 3)
+    for ids, cnt in docs:
+        a = R.laplace_doc(ids, cnt, lb, pr, use_numba=True)
+        b = R.laplace_doc(ids, cnt, lb, pr, use_numba=False)
+        assert a.n_iter == b.n_iter
+        assert np.allclose(a.m, b.m, atol=1e-9) and np.allclose(a.V, b.V, atol=1e-9)
+        assert np.allclose(a.trace, b.trace, rtol=1e-10)

@@ -178,14 +178,44 @@ def approx_bound(m, V, log_phi, logbeta_w, counts, prior: Prior) -> float:
 
 
 def laplace_doc(
-    ids, counts, logbeta, prior: Prior, *, m0=None, tol=1e-4, max_iter=100, newton_tol=1e-14
+    ids,
+    counts,
+    logbeta,
+    prior: Prior,
+    *,
+    m0=None,
+    tol=1e-4,
+    max_iter=100,
+    newton_tol=1e-14,
+    use_numba=True,
 ) -> DocFit:
-    """Laplace VI for one CTM document (Sec. 3.1, Fig. 1): alternate theta (Newton) and phi."""
+    """Laplace VI for one CTM document (Sec. 3.1, Fig. 1): alternate theta (Newton) and phi.
+
+    ``use_numba`` runs the same loop as the numba kernel in :mod:`.kernels`.
+    """
     counts = np.asarray(counts, dtype=float)
     N = float(counts.sum())
     lbw = logbeta[:, ids].T
     K = logbeta.shape[0]
     m = np.zeros(K) if m0 is None else np.array(m0, dtype=float)
+    if use_numba:
+        from latentlab.models.ctm.kernels import laplace_doc_nb
+
+        mm, V, log_phi, trace, it = laplace_doc_nb(
+            counts,
+            np.ascontiguousarray(lbw),
+            prior.mu,
+            prior.P,
+            prior.logdet,
+            m,
+            tol,
+            max_iter,
+            newton_tol,
+            100,
+        )
+        if not np.isfinite(trace).all():
+            raise DivergenceError("CTM laplace Eq. 21 objective", int(it))
+        return DocFit(mm, V, log_phi, float(trace[-1]), int(it), trace.tolist())
     log_phi = phi_update(m, lbw)
     trace = []
     V = None
