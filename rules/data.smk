@@ -1,0 +1,139 @@
+# Data layer: fetch (checksummed, from data.mirror or upstream) -> prepare (canonical type +
+# summary.json with the published counts checked exactly) -> seeded splits; synthetic corpora.
+# Logic lives in latentlab.data (`python -m latentlab data --help`).
+from latentlab.data import registry as _registry
+
+DATA = config["data"]
+RESOURCES = DATA.get("resources", "resources")
+MIRROR = DATA.get("mirror")
+DATASETS = list(DATA.get("datasets", []))
+SYNTHETIC = config.get("synthetic", {})
+
+# summary.json of every dataset in data.datasets: the `all` rule builds them.
+DATA_SUMMARIES = [f"{OUT}/data/{n}/summary.json" for n in DATASETS]
+
+# Memory (MB) and runtime (min) of the prepare step, by dataset (default 2000 MB, 10 min).
+_PREPARE_RES = {
+    "newsgroups": (4000, 15),
+    "scene15": (3000, 20),
+    "uci_enron": (8000, 30),
+    "uci_nytimes": (32000, 120),
+    "uci_pubmed": (128000, 600),
+}
+
+
+def split_path(name, kind, pct, seed=None):
+    """A split file of dataset `name` (built by rule data_split); seed defaults to base_seed."""
+    seed = config["base_seed"] if seed is None else seed
+    return f"{OUT}/data/{name}/split_{kind}{pct}_s{seed}.npz"
+
+
+def _mirror_arg():
+    return f"--mirror {MIRROR}" if MIRROR else ""
+
+
+for _name in _registry.external_names():
+    _mem, _rt = _PREPARE_RES.get(_name, (2000, 10))
+
+    rule:
+        name:
+            f"fetch_{_name}"
+        output:
+            f"{RESOURCES}/.fetched/{_name}.json",
+        log:
+            f"{LOGS}/data/fetch_{_name}.log",
+        benchmark:
+            f"{BENCH}/data/fetch_{_name}.tsv"
+        threads: 1
+        resources:
+            mem_mb=1000,
+            runtime=120,
+        params:
+            name=_name,
+            resources=RESOURCES,
+            mirror=_mirror_arg(),
+        shell:
+            "python -m latentlab data fetch {params.name} --resources {params.resources} "
+            "{params.mirror} > {log} 2>&1"
+
+    rule:
+        name:
+            f"prepare_{_name}"
+        input:
+            f"{RESOURCES}/.fetched/{_name}.json",
+        output:
+            dataset=f"{OUT}/data/{_name}/dataset.npz",
+            summary=f"{OUT}/data/{_name}/summary.json",
+        log:
+            f"{LOGS}/data/prepare_{_name}.log",
+        benchmark:
+            f"{BENCH}/data/prepare_{_name}.tsv"
+        threads: 1
+        resources:
+            mem_mb=_mem,
+            runtime=_rt,
+        params:
+            name=_name,
+            resources=RESOURCES,
+            outdir=f"{OUT}/data/{_name}",
+            options=json.dumps(DATA.get(_name, {}) if _name == "scene15" else {}),
+        shell:
+            "python -m latentlab data prepare {params.name} --resources {params.resources} "
+            "--out-dir {params.outdir} --params {params.options:q} > {log} 2>&1"
+
+
+for _name in _registry.SYNTHETIC:
+
+    rule:
+        name:
+            f"data_{_name}"
+        output:
+            dataset=f"{OUT}/data/{_name}/dataset.npz",
+            truth=f"{OUT}/data/{_name}/truth.npz",
+            summary=f"{OUT}/data/{_name}/summary.json",
+        log:
+            f"{LOGS}/data/{_name}.log",
+        benchmark:
+            f"{BENCH}/data/{_name}.tsv"
+        threads: 1
+        resources:
+            mem_mb=2000,
+            runtime=30,
+        params:
+            name=_name,
+            outdir=f"{OUT}/data/{_name}",
+            seed=config["base_seed"] + int(SYNTHETIC.get(_name, {}).get("seed_offset", 0)),
+            p=json.dumps(SYNTHETIC.get(_name, {}), sort_keys=True),
+        shell:
+            "python -m latentlab data synth {params.name} --seed {params.seed} "
+            "--out-dir {params.outdir} --params {params.p:q} > {log} 2>&1"
+
+
+rule data_split:
+    input:
+        f"{OUT}/data/{{name}}/dataset.npz",
+    output:
+        f"{OUT}/data/{{name}}/split_{{kind}}{{pct}}_s{{seed}}.npz",
+    wildcard_constraints:
+        name=r"[A-Za-z0-9_]+",
+        kind="tokens|docs|tasks",
+        pct=r"\d+",
+        seed=r"\d+",
+    log:
+        f"{LOGS}/data/split_{{name}}_{{kind}}{{pct}}_s{{seed}}.log",
+    benchmark:
+        f"{BENCH}/data/split_{{name}}_{{kind}}{{pct}}_s{{seed}}.tsv"
+    threads: 1
+    resources:
+        mem_mb=4000,
+        runtime=15,
+    params:
+        repeats=DATA.get("split_repeats", 10),
+    shell:
+        "python -m latentlab data split {input} --kind {wildcards.kind} --pct {wildcards.pct} "
+        "--seed {wildcards.seed} --repeats {params.repeats} --out {output} > {log} 2>&1"
+
+
+rule data:
+    input:
+        DATA_SUMMARIES,
