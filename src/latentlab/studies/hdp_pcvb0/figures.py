@@ -1,0 +1,295 @@
+"""Figures 1–5 of seed 001 from the raw run JSONs (each with the CSV of what it plots)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from latentlab.outputs import write_figure
+
+BINS = [  # Fig 2 bins, written high → low in the document (digest §4.3 [AMBIG] closedness)
+    ("over 0.1", 0.1, np.inf),
+    ("(0.1, 0.05]", 0.05, 0.1),
+    ("(0.05, 0.01]", 0.01, 0.05),
+    ("under 0.01", -np.inf, 0.01),
+]
+STYLE = {
+    "cvb": ("tab:red", "o"),
+    "cvb0": ("tab:blue", "s"),
+    "pcvb": ("tab:orange", "^"),
+    "pcvb0": ("tab:green", "D"),
+}
+
+
+def load_runs(paths) -> list[dict]:
+    return [json.loads(Path(p).read_text()) for p in paths]
+
+
+def _ls(prior):
+    return "-" if prior == "AA" else "--"
+
+
+def _label(config):
+    m, p = config.split("_")
+    return f"{'*' if m.startswith('p') else ''}{m.upper()} {p}"
+
+
+def perplexity_table(results: list[dict]) -> pd.DataFrame:
+    rows = []
+    for res in results:
+        for r in res["runs"]:
+            rows.append(
+                {
+                    "dataset": res["dataset"],
+                    "config": res["config"],
+                    "method": res["method"],
+                    "prior": res["prior"],
+                    "T": r["T"],
+                    "run": r["run"],
+                    "perplexity": r["final_perplexity"],
+                    "effective_topics": r["effective_topics"],
+                    "alpha0": r["alpha0"],
+                    "beta0": r["beta0"],
+                    "gamma0": r["gamma0"],
+                    "sec_per_iter": r["sec_per_iter"],
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+def fig2(results: list[dict], png: str, csv: str, meta: dict) -> pd.DataFrame:
+    """Histogram of E[α0π_k] under CVB AA at trace_T (and PCVB0 AA alongside)."""
+    from latentlab.plotting import figure
+
+    rows = []
+    for res in results:
+        if res["config"] not in ("cvb_AA", "pcvb0_AA"):
+            continue
+        for r in res["runs"]:
+            if "alpha_pi_E" not in r:
+                continue
+            a = np.asarray(r["alpha_pi_E"])
+            for name, lo, hi in BINS:
+                rows.append(
+                    {
+                        "dataset": res["dataset"],
+                        "config": res["config"],
+                        "T": r["T"],
+                        "run": r["run"],
+                        "bin": name,
+                        "proportion_pct": 100.0 * np.mean((a > lo) & (a <= hi)),
+                        "max_alpha_pi": float(a.max()),
+                    }
+                )
+    df = pd.DataFrame(rows)
+    agg = (
+        df.groupby(["dataset", "config", "T", "bin"], sort=False)
+        .agg(proportion_pct=("proportion_pct", "mean"), max_alpha_pi=("max_alpha_pi", "max"))
+        .reset_index()
+    )
+    cv = agg[agg.config == "cvb_AA"]
+    datasets = list(dict.fromkeys(cv.dataset))
+    fig, ax = figure(1, 1, width=6, height=3)
+    w = 0.8 / max(1, len(datasets))
+    for i, ds in enumerate(datasets):
+        sub = cv[cv.dataset == ds].set_index("bin").loc[[b[0] for b in BINS]]
+        ax.bar(
+            np.arange(4) + i * w,
+            sub.proportion_pct,
+            w,
+            label=f"{ds} (max {sub.max_alpha_pi.iloc[0]:.4f})",
+        )
+    ax.set_xticks(np.arange(4) + w * (len(datasets) - 1) / 2, [b[0] for b in BINS])
+    ax.set_xlabel("Range of E[α0π_k]")
+    ax.set_ylabel("Proportion (%)")
+    ax.set_ylim(0, 100)
+    ax.set_title(f"CVB AA, T = {int(cv['T'].iloc[0]) if len(cv) else '?'}")
+    ax.legend()
+    write_figure(fig, png, agg, csv, meta=meta)
+    return agg
+
+
+def fig3(results: list[dict], png: str, csv: str, meta: dict) -> pd.DataFrame:
+    """Left: perplexity vs T after the last iteration; right: vs iteration at trace_T."""
+    from latentlab.plotting import figure
+
+    rows = []
+    for res in results:
+        for r in res["runs"]:
+            rows.append(
+                {
+                    "panel": "vs_T",
+                    "dataset": res["dataset"],
+                    "config": res["config"],
+                    "T": r["T"],
+                    "iteration": res["iterations"],
+                    "run": r["run"],
+                    "perplexity": r["final_perplexity"],
+                }
+            )
+            for i, v in enumerate(r["trace"]):
+                rows.append(
+                    {
+                        "panel": "vs_iteration",
+                        "dataset": res["dataset"],
+                        "config": res["config"],
+                        "T": r["T"],
+                        "iteration": i + 1,
+                        "run": r["run"],
+                        "perplexity": v,
+                    }
+                )
+    df = pd.DataFrame(rows)
+    agg = (
+        df.groupby(["panel", "dataset", "config", "T", "iteration"], sort=False)["perplexity"]
+        .agg(["mean", "std", "min", "max", "count"])
+        .reset_index()
+        .fillna({"std": 0.0})
+    )
+    datasets = list(dict.fromkeys(agg.dataset))
+    fig, axes = figure(len(datasets), 2, width=4.2, height=2.8, squeeze=False)
+    for i, ds in enumerate(datasets):
+        left, right = axes[i]
+        for config in dict.fromkeys(agg.config):
+            m, p = config.split("_")
+            c, mk = STYLE[m]
+            s = agg[(agg.dataset == ds) & (agg.config == config) & (agg.panel == "vs_T")]
+            x = np.arange(len(s))
+            left.errorbar(
+                x,
+                s["mean"],
+                yerr=s["std"],
+                color=c,
+                marker=mk,
+                ls=_ls(p),
+                label=_label(config),
+                capsize=2,
+            )
+            left.set_xticks(x, [str(t) for t in s["T"]])
+            s = agg[(agg.dataset == ds) & (agg.config == config) & (agg.panel == "vs_iteration")]
+            right.plot(s["iteration"], s["mean"], color=c, ls=_ls(p), label=_label(config))
+            right.fill_between(s["iteration"], s["min"], s["max"], color=c, alpha=0.1)
+        left.set_title(ds)
+        left.set_xlabel("T")
+        left.set_ylabel("test perplexity")
+        tt = agg[(agg.dataset == ds) & (agg.panel == "vs_iteration")]["T"]
+        right.set_title(f"{ds} (T={int(tt.iloc[0]) if len(tt) else '?'})")
+        right.set_xlabel("# of iterations")
+    axes[0][1].legend(fontsize=6, ncol=2)
+    write_figure(fig, png, agg, csv, meta=meta)
+    return agg
+
+
+def _metric_fig(results, key, ylabel, png, csv, meta, sub=None):
+    from latentlab.plotting import figure
+
+    rows = []
+    for res in results:
+        for r in res["runs"]:
+            vals = r[key] if isinstance(r[key], dict) else {"": r[key]}
+            for k, v in vals.items():
+                rows.append(
+                    {
+                        "dataset": res["dataset"],
+                        "config": res["config"],
+                        "k": k,
+                        "T": r["T"],
+                        "run": r["run"],
+                        key: v,
+                    }
+                )
+    df = pd.DataFrame(rows)
+    agg = (
+        df.groupby(["dataset", "config", "k", "T"], sort=False)[key]
+        .agg(["mean", "std", "count"])
+        .reset_index()
+        .fillna({"std": 0.0})
+    )
+    datasets = list(dict.fromkeys(agg.dataset))
+    fig, axes = figure(1, len(datasets), width=4.2, height=3, squeeze=False)
+    for i, ds in enumerate(datasets):
+        ax = axes[0][i]
+        for config in dict.fromkeys(agg.config):
+            m, p = config.split("_")
+            c, mk = STYLE[m]
+            for k in dict.fromkeys(agg.k):
+                s = agg[(agg.dataset == ds) & (agg.config == config) & (agg.k == k)]
+                if sub is not None and k != sub:
+                    continue
+                x = np.arange(len(s))
+                ax.errorbar(
+                    x,
+                    s["mean"],
+                    yerr=s["std"],
+                    color=c,
+                    marker=mk,
+                    ls=_ls(p),
+                    label=_label(config),
+                    capsize=2,
+                )
+                ax.set_xticks(x, [str(t) for t in s["T"]])
+        ax.set_title(ds + (f" {sub}nn" if sub else ""))
+        ax.set_xlabel("T")
+        ax.set_ylabel(ylabel)
+    axes[0][0].legend(fontsize=6, ncol=2)
+    write_figure(fig, png, agg, csv, meta=meta)
+    return agg
+
+
+def fig4(results, png, csv, meta):
+    """7-NN accuracy by Hellinger distance vs T (k = 1 in the CSV as sensitivity)."""
+    return _metric_fig(results, "accuracy", "Accuracy", png, csv, meta, sub="7")
+
+
+def fig5(results, png, csv, meta):
+    """Link-prediction MAP vs T."""
+    return _metric_fig(results, "map", "MAP", png, csv, meta)
+
+
+def fig1(bench_csv: str, ppl: pd.DataFrame, png: str, csv: str, meta: dict) -> pd.DataFrame:
+    """Fig 1 as measured numbers: memory, time per iteration, LOC, final perplexity."""
+    from latentlab.plotting import figure
+
+    b = pd.read_csv(bench_csv)
+    b = b[b.kind == "method"]
+    Tb = int(b["T"].max())
+    b = b[b["T"] == Tb]
+    ds = ppl.dataset.iloc[0]
+    Tp = int(ppl["T"].max())
+    pp = (
+        ppl[(ppl.dataset == ds) & (ppl["T"] == Tp)]
+        .groupby("config")["perplexity"]
+        .mean()
+        .rename("final_perplexity")
+    )
+    df = b[
+        [
+            "config",
+            "method",
+            "prior",
+            "T",
+            "state_mb",
+            "rss_above_baseline_mb",
+            "sec_per_iter",
+            "loc",
+        ]
+    ].merge(pp, left_on="config", right_index=True)
+    df = df.rename(columns={"T": "T_bench"})
+    df["T_perplexity"] = Tp
+    df["perplexity_dataset"] = ds
+    fig, axes = figure(1, 4, width=2.6, height=2.6)
+    cols = [
+        ("state_mb", "state memory (MB)"),
+        ("sec_per_iter", "s / iteration"),
+        ("loc", "lines of code"),
+        ("final_perplexity", f"perplexity ({ds}, T={Tp})"),
+    ]
+    for ax, (col, lab) in zip(axes, cols, strict=True):
+        ax.bar(range(len(df)), df[col], color=[STYLE[m][0] for m in df.method], alpha=0.8)
+        ax.set_xticks(range(len(df)), [_label(c) for c in df.config], rotation=90, fontsize=6)
+        ax.set_title(lab, fontsize=8)
+    write_figure(fig, png, df, csv, meta=meta)
+    return df
