@@ -223,6 +223,14 @@ class BowCorpus:
         keep = np.flatnonzero(self.doc_lengths() > 0)
         return self.subset(keep), keep
 
+    def predefined_split(self) -> tuple[np.ndarray, np.ndarray]:
+        """(train ids, test ids) of the source's own split (``metadata['split']``, e.g. the
+        20 Newsgroups bydate ranges); DataError if the corpus has none."""
+        sp = self.metadata.get("split")
+        if not sp or "train" not in sp or "test" not in sp:
+            raise DataError(self.metadata.get("source"), "corpus has no predefined split")
+        return np.arange(*sp["train"], dtype=np.int64), np.arange(*sp["test"], dtype=np.int64)
+
     # ------------------------------------------------------------- identity
     def content_sha256(self) -> str:
         """Hash of the (doc, word, count) triples and the vocabulary: order-independent of
