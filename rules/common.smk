@@ -6,6 +6,12 @@ from snakemake.utils import min_version, validate
 min_version("9.0")
 
 
+# `--config mirror=DIR` is the command-line form of data.mirror: Snakemake's --config takes
+# no dotted keys (`data.mirror=...` is refused), and `data={mirror: DIR}` also works.
+if config.get("mirror") is not None:
+    config.setdefault("data", {})["mirror"] = str(config.pop("mirror"))
+config.pop("mirror", None)
+
 validate(config, schema="../config/schema.yaml")
 
 RUN = config["run"]
