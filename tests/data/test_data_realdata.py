@@ -1,0 +1,32 @@
+"""Every mirror dataset parses to exactly its published counts (needs the data mirror:
+LATENTLAB_MIRROR or ../shared/data; run with `pytest -m realdata`)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from latentlab.data import registry
+from latentlab.data._io import sha256_file
+from latentlab.data.prepare import check_published, content_hash, parse_dataset, summarize
+
+MIRROR = Path(os.environ.get("LATENTLAB_MIRROR", Path(__file__).parents[3] / "shared" / "data"))
+pytestmark = [
+    pytest.mark.realdata,
+    pytest.mark.skipif(not MIRROR.is_dir(), reason=f"no data mirror at {MIRROR}"),
+]
+IN_MIRROR = [n for n in registry.external_names() if not n.startswith("uci_")]
+
+
+@pytest.mark.parametrize("name", IN_MIRROR)
+def test_mirror_dataset_counts(name):
+    ds = registry.get(name)
+    for f in ds.files:
+        assert sha256_file(MIRROR / f.path) == f.sha256, f.path
+    obj = parse_dataset(ds, MIRROR)
+    s = summarize(obj)
+    check_published(ds, s, MIRROR)  # raises on any mismatch
+    if ds.content_sha256:
+        assert content_hash(obj) == ds.content_sha256
