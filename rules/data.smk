@@ -1,6 +1,8 @@
 # Data layer: fetch (checksummed, from data.mirror or upstream) -> prepare (canonical type +
 # summary.json with the published counts checked exactly) -> seeded splits; synthetic corpora.
 # Logic lives in latentlab.data (`python -m latentlab data --help`).
+import os.path
+
 from latentlab.data import registry as _registry
 
 DATA = config["data"]
@@ -22,14 +24,11 @@ _PREPARE_RES = {
 }
 
 
-def split_path(name, kind, pct, seed=None):
-    """A split file of dataset `name` (built by rule data_split); seed defaults to base_seed."""
-    seed = config["base_seed"] if seed is None else seed
-    return f"{OUT}/data/{name}/split_{kind}{pct}_s{seed}.npz"
-
-
-def _mirror_arg():
-    return f"--mirror {MIRROR}" if MIRROR else ""
+# split_path(name, kind, pct[, seed]): a split file of dataset `name` (rule data_split);
+# kind tokens|docs|tasks, pct the training share in percent, seed defaults to base_seed.
+split_path = lambda name, kind, pct, seed=None: (
+    f"{OUT}/data/{name}/split_{kind}{pct}_s{config['base_seed'] if seed is None else seed}.npz"
+)
 
 
 for _name in _registry.external_names():
@@ -50,8 +49,8 @@ for _name in _registry.external_names():
             runtime=120,
         params:
             name=_name,
-            resources=RESOURCES,
-            mirror=_mirror_arg(),
+            resources=lambda w, output: os.path.dirname(os.path.dirname(output[0])),
+            mirror=f"--mirror {MIRROR}" if MIRROR else "",
         shell:
             "python -m latentlab data fetch {params.name} --resources {params.resources} "
             "{params.mirror} > {log} 2>&1"
@@ -74,8 +73,8 @@ for _name in _registry.external_names():
             runtime=_rt,
         params:
             name=_name,
-            resources=RESOURCES,
-            outdir=f"{OUT}/data/{_name}",
+            resources=lambda w, input: os.path.dirname(os.path.dirname(input[0])),
+            outdir=lambda w, output: os.path.dirname(output.summary),
             options=json.dumps(DATA.get(_name, {}) if _name == "scene15" else {}),
         shell:
             "python -m latentlab data prepare {params.name} --resources {params.resources} "
@@ -101,8 +100,9 @@ for _name in _registry.SYNTHETIC:
             runtime=30,
         params:
             name=_name,
-            outdir=f"{OUT}/data/{_name}",
-            seed=config["base_seed"] + int(SYNTHETIC.get(_name, {}).get("seed_offset", 0)),
+            outdir=lambda w, output: os.path.dirname(output.summary),
+            seed=config["base_seed"]
+            + int(SYNTHETIC.get(_name, {}).get("seed_offset", 0)),
             p=json.dumps(SYNTHETIC.get(_name, {}), sort_keys=True),
         shell:
             "python -m latentlab data synth {params.name} --seed {params.seed} "
@@ -114,15 +114,15 @@ rule data_split:
         f"{OUT}/data/{{name}}/dataset.npz",
     output:
         f"{OUT}/data/{{name}}/split_{{kind}}{{pct}}_s{{seed}}.npz",
+    log:
+        f"{LOGS}/data/split_{{name}}_{{kind}}{{pct}}_s{{seed}}.log",
+    benchmark:
+        f"{BENCH}/data/split_{{name}}_{{kind}}{{pct}}_s{{seed}}.tsv"
     wildcard_constraints:
         name=r"[A-Za-z0-9_]+",
         kind="tokens|docs|tasks",
         pct=r"\d+",
         seed=r"\d+",
-    log:
-        f"{LOGS}/data/split_{{name}}_{{kind}}{{pct}}_s{{seed}}.log",
-    benchmark:
-        f"{BENCH}/data/split_{{name}}_{{kind}}{{pct}}_s{{seed}}.tsv"
     threads: 1
     resources:
         mem_mb=4000,
