@@ -185,7 +185,7 @@ def map_em_step(indptr, wids, cnts, ndk, nwk, nk, alpha, beta, W):
 @njit(cache=True)
 def scvb0_minibatch(
     docs, indptr, wids, cnts, doclen, M, scale, NZ, alpha, beta, beta_sum,
-    n_burn, th_s, th_tau, th_kappa, theta0, acc, accZ, touched, touched_list,
+    n_burn, rho_theta, theta0, acc, accZ, touched, touched_list,
 ):  # fmt: skip
     """Document passes of one SCVB0 minibatch (Algorithm 7, Eqs. 4.43-4.49).
 
@@ -195,9 +195,9 @@ def scvb0_minibatch(
     only N^Theta_d, then the final pass also accumulates gamma (times the entry count)
     into ``acc``/``accZ`` (the caller scales by C/|M| and applies the rho^Phi step).
     gamma ∝ (N^Theta_dk + alpha_k)(N^Phi_wk + beta)/(N^Z_k + W beta) with no "not id"
-    subtraction (Eq. 4.43). The document clock t advances once per CSR entry; an entry
-    with m copies uses the clumped update Eq. 4.49:
-    N^Theta := (1-rho)^m N^Theta + C_d gamma (1 - (1-rho)^m).
+    subtraction (Eq. 4.43). The document clock t advances once per CSR entry and
+    ``rho_theta[t - 1]`` is its step (a precomputed table); an entry with m copies uses
+    the clumped update Eq. 4.49: N^Theta := (1-rho)^m N^Theta + C_d gamma (1 - (1-rho)^m).
     Returns the number of touched words (their ids are in ``touched_list``).
     """
     K = NZ.shape[0]
@@ -223,25 +223,26 @@ def scvb0_minibatch(
                     v = (nth[k] + alpha[k]) * (scale * M[w, k] + beta) * inv[k]
                     g[k] = v
                     tot += v
-                for k in range(K):
-                    g[k] /= tot
+                rho = rho_theta[t]
                 t += 1
-                rho = th_s / (th_tau + t) ** th_kappa
                 if m == 1:
-                    for k in range(K):
-                        nth[k] = (1.0 - rho) * nth[k] + rho * Cd * g[k]
+                    keep = 1.0 - rho
+                    c = rho * Cd / tot
                 else:
-                    f = (1.0 - rho) ** m
-                    for k in range(K):
-                        nth[k] = f * nth[k] + Cd * g[k] * (1.0 - f)
+                    keep = (1.0 - rho) ** m
+                    c = Cd * (1.0 - keep) / tot
+                for k in range(K):
+                    nth[k] = keep * nth[k] + c * g[k]
                 if final:
                     if not touched[w]:
                         touched[w] = True
                         touched_list[n_t] = w
                         n_t += 1
+                    c = m / tot
                     for k in range(K):
-                        acc[w, k] += m * g[k]
-                        accZ[k] += m * g[k]
+                        v = c * g[k]
+                        acc[w, k] += v
+                        accZ[k] += v
     return n_t
 
 

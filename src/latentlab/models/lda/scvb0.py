@@ -99,6 +99,8 @@ class SCVB0:
         self.accZ = np.zeros(self.K)
         self.touched = np.zeros(W, dtype=np.bool_)
         self.touched_list = np.zeros(W, dtype=np.int64)
+        max_entries = int(np.diff(self.indptr).max(initial=1))
+        self._rho_theta_tab = self.rho_theta(np.arange(1, (self.n_burn + 1) * max_entries + 1))
         self.t = 0
         self.docs_seen = 0
         self.tokens_seen = 0
@@ -129,8 +131,7 @@ class SCVB0:
         n_t = kernels.scvb0_minibatch(
             docs, self.indptr, self.wids, self.cnts, self.doclen, self.M, self.scale,
             self.n_z, self.alpha, self.beta, self.W * self.beta, self.n_burn,
-            self.rho_theta.s, self.rho_theta.tau, self.rho_theta.kappa, theta0,
-            self.acc, self.accZ, self.touched, self.touched_list,
+            self._rho_theta_tab, theta0, self.acc, self.accZ, self.touched, self.touched_list,
         )  # fmt: skip
         n_tok = float(self.doclen[docs].sum())
         self.t += 1 if self.phi_clock == "minibatch" else len(docs)

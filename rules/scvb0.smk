@@ -1,0 +1,225 @@
+# Study scvb0: Foulds (2014) chapter 4, SCVB0 vs SVB (digest 004 Sec. 4, 6.3, 8).
+# Thin rules: all logic is in src/latentlab/studies/scvb0/ (python -m latentlab scvb0 ...).
+
+S0 = config["scvb0"]
+S0_OUT = f"{OUT}/scvb0"
+S0_LOG = f"{LOGS}/scvb0"
+S0_BENCH = f"{BENCH}/scvb0"
+S0_CURVE_FIGS = {"fig4_3": "time", "fig4_4": "time", "fig4_5": "time", "fig4_6": "docs"}
+S0_DEMOS = ["fig4_1", "fig4_2", "fig4_8", "fig4_9", "fig4_10"]
+
+
+def s0_corpus(name):
+    """Corpus file of a dataset named in scvb0.datasets (synthetic: built here)."""
+    spec = S0["datasets"][name]
+    if spec["kind"] == "real":
+        return data_path(spec["name"])
+    return f"{S0_OUT}/data/{name}.npz"
+
+
+S0_CURVE_DATASETS = sorted({S0["curves"][f] for f in S0_CURVE_FIGS})
+S0_BENCH_DATASETS = sorted(set(S0["bench"]["datasets"]) | {S0["bench"]["compare"]["dataset"]})
+S0_FIGS = [f"{S0_OUT}/{f}.png" for f in S0_DEMOS + list(S0_CURVE_FIGS) + ["fig4_7"]]
+STUDY_FIGURES["scvb0"] = S0_FIGS
+
+
+rule scvb0:
+    input:
+        S0_FIGS,
+        [f"{S0_OUT}/{f}.csv" for f in S0_DEMOS + list(S0_CURVE_FIGS) + ["fig4_7"]],
+        f"{S0_OUT}/table4_4.csv",
+        f"{S0_OUT}/table4_4.md",
+        f"{S0_OUT}/table4_5.csv",
+        f"{S0_OUT}/table4_5.md",
+        f"{S0_OUT}/bench.csv",
+        f"{S0_OUT}/claims.csv",
+
+
+rule scvb0_demo:
+    output:
+        png=report(
+            f"{S0_OUT}/{{fig}}.png",
+            caption="../report/scvb0/demo.rst",
+            category="scvb0",
+        ),
+        csv=f"{S0_OUT}/{{fig}}.csv",
+    wildcard_constraints:
+        fig="fig4_1|fig4_2|fig4_8|fig4_9|fig4_10",
+    params:
+        json=lambda w: study_params("scvb0"),
+    log:
+        f"{S0_LOG}/demo_{{fig}}.log",
+    benchmark:
+        f"{S0_BENCH}/demo_{{fig}}.tsv"
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=30,
+    shell:
+        "python -m latentlab scvb0 demo --fig {wildcards.fig} --params {params.json:q} "
+        "--out {output.png} > {log} 2>&1"
+
+
+rule scvb0_corpus:
+    output:
+        f"{S0_OUT}/data/{{dataset}}.npz",
+    params:
+        json=lambda w: study_params("scvb0"),
+    log:
+        f"{S0_LOG}/corpus_{{dataset}}.log",
+    benchmark:
+        f"{S0_BENCH}/corpus_{{dataset}}.tsv"
+    threads: 1
+    resources:
+        mem_mb=8000,
+        runtime=30,
+    shell:
+        "python -m latentlab scvb0 corpus --dataset {wildcards.dataset} "
+        "--params {params.json:q} --out {output} > {log} 2>&1"
+
+
+rule scvb0_curves:
+    input:
+        lambda w: s0_corpus(w.dataset),
+    output:
+        f"{S0_OUT}/curves/{{dataset}}.csv",
+    params:
+        json=lambda w: study_params("scvb0"),
+    log:
+        f"{S0_LOG}/curves_{{dataset}}.log",
+    benchmark:
+        f"{S0_BENCH}/curves_{{dataset}}.tsv"
+    threads: 1
+    resources:
+        mem_mb=8000,
+        runtime=240,
+    shell:
+        "python -m latentlab scvb0 curves --dataset {wildcards.dataset} --corpus {input} "
+        "--params {params.json:q} --out {output} > {log} 2>&1"
+
+
+rule scvb0_curve_figure:
+    input:
+        lambda w: f"{S0_OUT}/curves/{S0['curves'][w.fig]}.csv",
+    output:
+        png=report(
+            f"{S0_OUT}/{{fig}}.png",
+            caption="../report/scvb0/curves.rst",
+            category="scvb0",
+        ),
+        csv=f"{S0_OUT}/{{fig}}.csv",
+    wildcard_constraints:
+        fig="fig4_3|fig4_4|fig4_5|fig4_6",
+    params:
+        json=lambda w: study_params("scvb0"),
+        xaxis=lambda w: S0_CURVE_FIGS[w.fig],
+    log:
+        f"{S0_LOG}/{{fig}}.log",
+    benchmark:
+        f"{S0_BENCH}/{{fig}}.tsv"
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    shell:
+        "python -m latentlab scvb0 plot-curves --curves {input} --xaxis {params.xaxis} "
+        "--params {params.json:q} --out {output.png} > {log} 2>&1"
+
+
+rule scvb0_fig4_7:
+    input:
+        s0_corpus(S0["fig4_7"]["dataset"]),
+    output:
+        png=report(
+            f"{S0_OUT}/fig4_7.png",
+            caption="../report/scvb0/curves.rst",
+            category="scvb0",
+        ),
+        csv=f"{S0_OUT}/fig4_7.csv",
+    params:
+        json=lambda w: study_params("scvb0"),
+    log:
+        f"{S0_LOG}/fig4_7.log",
+    benchmark:
+        f"{S0_BENCH}/fig4_7.tsv"
+    threads: 1
+    resources:
+        mem_mb=8000,
+        runtime=240,
+    shell:
+        "python -m latentlab scvb0 fig4_7 --corpus {input} --params {params.json:q} "
+        "--out {output.png} > {log} 2>&1"
+
+
+rule scvb0_table:
+    input:
+        lambda w: s0_corpus(S0[w.table]["dataset"]),
+    output:
+        csv=f"{S0_OUT}/{{table}}.csv",
+        md=f"{S0_OUT}/{{table}}.md",
+        runs=f"{S0_OUT}/{{table}}_runs.csv",
+    wildcard_constraints:
+        table="table4_4|table4_5",
+    params:
+        json=lambda w: study_params("scvb0"),
+    log:
+        f"{S0_LOG}/{{table}}.log",
+    benchmark:
+        f"{S0_BENCH}/{{table}}.tsv"
+    threads: 1
+    resources:
+        mem_mb=4000,
+        runtime=30,
+    shell:
+        "python -m latentlab scvb0 table --table {wildcards.table} --corpus {input} "
+        "--params {params.json:q} --out {output.csv} > {log} 2>&1"
+
+
+rule scvb0_bench:
+    input:
+        [s0_corpus(d) for d in S0_BENCH_DATASETS],
+    output:
+        f"{S0_OUT}/bench.csv",
+    params:
+        json=lambda w: study_params("scvb0"),
+        corpora=" ".join(f"{d}={s0_corpus(d)}" for d in S0_BENCH_DATASETS),
+    log:
+        f"{S0_LOG}/bench.log",
+    benchmark:
+        f"{S0_BENCH}/bench.tsv"
+    threads: 1
+    resources:
+        mem_mb=8000,
+        runtime=120,
+    shell:
+        "python -m latentlab scvb0 bench --corpus {params.corpora} --params {params.json:q} "
+        "--out {output} > {log} 2>&1"
+
+
+S0_CLAIM_INPUTS = {
+    **{f: f"{S0_OUT}/{f}.csv" for f in S0_DEMOS + ["fig4_7"]},
+    **{f"curves_{f}": f"{S0_OUT}/{f}.csv" for f in S0_CURVE_FIGS},
+    "table4_4_runs": f"{S0_OUT}/table4_4_runs.csv",
+    "table4_5_runs": f"{S0_OUT}/table4_5_runs.csv",
+}
+
+
+rule scvb0_claims:
+    input:
+        list(S0_CLAIM_INPUTS.values()),
+    output:
+        f"{S0_OUT}/claims.csv",
+    params:
+        json=lambda w: study_params("scvb0"),
+        inputs=" ".join(f"{k}={v}" for k, v in S0_CLAIM_INPUTS.items()),
+    log:
+        f"{S0_LOG}/claims.log",
+    benchmark:
+        f"{S0_BENCH}/claims.tsv"
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=10,
+    shell:
+        "python -m latentlab scvb0 claims --inputs {params.inputs} --params {params.json:q} "
+        "--out {output} > {log} 2>&1"

@@ -1,0 +1,268 @@
+"""bench.csv: throughput of every LDA algorithm, and side-by-side comparisons with
+scikit-learn, gensim and tomotopy when they are installed (optional extras)."""
+
+from __future__ import annotations
+
+import logging
+import time
+
+import numpy as np
+import pandas as pd
+
+from latentlab.bench import machine_peaks, peak_rss_mb
+from latentlab.evaluation.heldout import document_completion
+from latentlab.models.lda import CGS, CVB0, SCVB0, SVB, BatchVB
+
+log = logging.getLogger(__name__)
+
+# Floating-point operations per topic per CSR entry and pass, counted from the kernels
+# (kernels.scvb0_minibatch: gamma 5, normalise 1, N^Theta update 3, accumulate 4 on the
+# final pass; kernels.cvb_sweep: 8 for gamma, 1 normalise, 7 for the statistics).
+FLOPS_SCVB0_PASS = 9.0
+FLOPS_SCVB0_FINAL = 4.0
+FLOPS_CVB0 = 16.0
+
+
+def _state_mb(*arrays) -> float:
+    return sum(a.nbytes for a in arrays if isinstance(a, np.ndarray)) / 2**20
+
+
+def throughput(p: dict, corpus, K: int, seconds: float, seed: int) -> list[dict]:
+    """Tokens/s and documents/s of each algorithm at K topics (single thread: none of
+    the kernels is parallel)."""
+    rows = []
+    D, C, nnz = corpus.n_docs, corpus.n_tokens, corpus.nnz
+    mb = min(p["minibatch"], D)
+
+    def add(name, docs, tokens, secs, state_mb, flops=None):
+        r = dict(
+            algorithm=name,
+            K=K,
+            threads=1,
+            seconds=secs,
+            docs_per_s=docs / secs,
+            tokens_per_s=tokens / secs,
+            state_mb=state_mb,
+            peak_rss_mb=peak_rss_mb(),
+        )
+        if flops is not None:
+            r["gflops"] = flops / secs / 1e9
+        rows.append(r)
+
+    # stochastic methods: time budget
+    m = SCVB0(
+        K,
+        p["alpha"],
+        p["beta"],
+        minibatch=mb,
+        rho_phi=p["rho_phi"],
+        rho_theta=p["rho_theta"],
+        n_burn=p["n_burn"],
+        seed=seed,
+    )
+    m.fit(corpus, n_epochs=None, time_budget=seconds)
+    nnz_seen = m.tokens_seen / C * nnz
+    fl = nnz_seen * K * ((m.n_burn + 1) * FLOPS_SCVB0_PASS + FLOPS_SCVB0_FINAL)
+    add("SCVB0", m.docs_seen, m.tokens_seen, m.train_seconds, _state_mb(m.M, m.n_z, m.acc), fl)
+    for v in p["svb_variants"]:
+        s = SVB(
+            K,
+            p["alpha"],
+            p["beta"],
+            offset=v["O"],
+            minibatch=mb,
+            n_local=v["B"],
+            rho=p["rho_phi"],
+            seed=seed,
+        )
+        s.fit(corpus, n_epochs=None, time_budget=seconds)
+        add(
+            f"SVB-B{v['B']}-O{v['O']:g}",
+            s.docs_seen,
+            s.tokens_seen,
+            s.train_seconds,
+            _state_mb(s.L, s.acc, s.expElogbeta),
+        )
+    # batch methods: whole sweeps, as many as fit in the budget (at least one)
+    for name, model in [
+        ("CGS", CGS(K, p["alpha"], p["beta"], optimize_interval=0, seed=seed)),
+        ("CVB0 (clumped)", CVB0(K, p["alpha"], p["beta"], order=0, seed=seed)),
+        ("CVB (2nd order, clumped)", CVB0(K, p["alpha"], p["beta"], order=2, seed=seed)),
+        ("BatchVB", BatchVB(K, p["alpha"], p["beta"], max_local=1, tol=0.0, seed=seed)),
+    ]:
+        model.initialize(corpus)
+        n = 0
+        t0 = time.perf_counter()
+        while True:
+            model.step()
+            n += 1
+            if time.perf_counter() - t0 >= seconds:
+                break
+        secs = time.perf_counter() - t0
+        st = [getattr(model, a, None) for a in ("n_wk", "n_dk", "gamma", "z", "L")]
+        fl = n * nnz * K * FLOPS_CVB0 if name.startswith("CVB0") else None
+        add(name, n * D, n * C, secs, _state_mb(*st), fl)
+    return rows
+
+
+def compare_libraries(p: dict, q: dict, train, split, seed: int) -> list[dict]:
+    """Time to reach the held-out log-likelihood that scikit-learn's online LDA reaches
+    after ``q['sklearn_iters']`` passes (K = q['K']); SCVB0, gensim (default schedule and
+    decay 0.7 / offset 10) on the same split. tomotopy CGS tokens/s vs ours."""
+    K = int(q["K"])
+    rows = []
+    alpha = p["alpha"]
+
+    def ll(phi_wk):
+        return document_completion(split, phi_wk, alpha, n_iter=p["heldout_theta_iters"])
+
+    curve = {}
+    try:
+        import scipy.sparse as sp
+        from sklearn.decomposition import LatentDirichletAllocation
+    except ImportError:  # pragma: no cover
+        log.warning("scikit-learn not installed; comparison skipped")
+        return rows
+    d = np.repeat(np.arange(train.n_docs), np.diff(train.indptr))
+    X = sp.csr_matrix((train.counts, (d, train.word_ids)), shape=(train.n_docs, train.n_vocab))
+    sk = LatentDirichletAllocation(
+        n_components=K,
+        doc_topic_prior=alpha,
+        topic_word_prior=p["beta"],
+        learning_method="online",
+        batch_size=p["minibatch"],
+        total_samples=train.n_docs,
+        random_state=seed,
+    )
+    t = 0.0
+    rng = np.random.default_rng(seed)
+    curve["sklearn"] = []
+    for _ in range(int(q["sklearn_iters"])):
+        order = rng.permutation(train.n_docs)
+        t0 = time.perf_counter()
+        for s in range(0, train.n_docs, p["minibatch"]):
+            sk.partial_fit(X[order[s : s + p["minibatch"]]])
+        t += time.perf_counter() - t0
+        comp = sk.components_
+        curve["sklearn"].append((t, ll((comp / comp.sum(1, keepdims=True)).T.copy())))
+    target = curve["sklearn"][-1][1]
+
+    def first_time(c):
+        for tt, v in c:
+            if v >= target:
+                return tt
+        return float("inf")
+
+    scvb = SCVB0(
+        K,
+        alpha,
+        p["beta"],
+        minibatch=p["minibatch"],
+        rho_phi=p["rho_phi"],
+        rho_theta=p["rho_theta"],
+        n_burn=p["n_burn"],
+        seed=seed,
+    )
+    curve["SCVB0"] = []
+    every = max(1, train.n_docs // p["minibatch"] // 4)
+
+    def cb(m):
+        if m.minibatches % every == 0:
+            curve["SCVB0"].append((m.train_seconds, ll(m.phi_wk())))
+            return curve["SCVB0"][-1][1] >= target
+        return False
+
+    scvb.fit(train, n_epochs=float(q["sklearn_iters"]), callback=cb)
+    try:
+        from gensim.models import LdaModel
+
+        corpus_g = [list(zip(*train.doc(j), strict=True)) for j in range(train.n_docs)]
+        for label, kw in [
+            ("gensim (default)", {}),
+            ("gensim (decay 0.7, offset 10)", {"decay": 0.7, "offset": 10.0}),
+        ]:
+            lda = LdaModel(
+                num_topics=K,
+                id2word={i: w for i, w in enumerate(train.vocab)},
+                chunksize=p["minibatch"],
+                alpha=alpha,
+                eta=p["beta"],
+                random_state=seed,
+                eval_every=None,
+                **kw,
+            )
+            curve[label] = []
+            tg = 0.0
+            for _ in range(int(q["sklearn_iters"])):
+                t0 = time.perf_counter()
+                lda.update(corpus_g, chunks_as_numpy=False)
+                tg += time.perf_counter() - t0
+                curve[label].append((tg, ll(lda.get_topics().T.copy())))
+                if curve[label][-1][1] >= target:
+                    break
+    except ImportError:
+        log.warning("gensim not installed; comparison skipped")
+    for name, c in curve.items():
+        rows.append(
+            dict(
+                algorithm=name,
+                K=K,
+                comparison="time_to_sklearn_10_iter_ll",
+                target_ll=target,
+                seconds_to_target=first_time(c),
+                final_ll=c[-1][1] if c else np.nan,
+                total_seconds=c[-1][0] if c else np.nan,
+            )
+        )
+    # CGS tokens/s vs tomotopy
+    cgs = CGS(K, alpha, p["beta"], optimize_interval=0, seed=seed).initialize(train)
+    cgs.step()
+    t0 = time.perf_counter()
+    for _ in range(int(q["cgs_iters"])):
+        cgs.step()
+    rows.append(
+        dict(
+            algorithm="CGS (latentlab)",
+            K=K,
+            comparison="cgs_tokens_per_s",
+            tokens_per_s=q["cgs_iters"] * train.n_tokens / (time.perf_counter() - t0),
+        )
+    )
+    try:
+        import tomotopy as tp
+
+        mdl = tp.LDAModel(k=K, alpha=alpha, eta=p["beta"], seed=seed)
+        for j in range(train.n_docs):
+            ids, cts = train.doc(j)
+            mdl.add_doc([train.vocab[w] for w in np.repeat(ids, cts)])
+        mdl.train(1, workers=1)
+        t0 = time.perf_counter()
+        mdl.train(int(q["cgs_iters"]), workers=1)
+        rows.append(
+            dict(
+                algorithm="tomotopy.LDAModel",
+                K=K,
+                comparison="cgs_tokens_per_s",
+                tokens_per_s=q["cgs_iters"] * train.n_tokens / (time.perf_counter() - t0),
+            )
+        )
+    except ImportError:
+        log.warning("tomotopy not installed; comparison skipped")
+    return rows
+
+
+def run_bench(p: dict, datasets: dict, seed: int) -> tuple[pd.DataFrame, dict]:
+    q = p["bench"]
+    peaks = machine_peaks()
+    rows = []
+    from .methods import warm_up
+
+    warm_up(p)
+    for name, (corpus, kind) in datasets.items():
+        for K in q["K"]:
+            for r in throughput(p, corpus, int(K), float(q["seconds"]), seed):
+                rows.append(dict(dataset=name, data_kind=kind, **r))
+    df = pd.DataFrame(rows)
+    if "gflops" in df:
+        df["fraction_of_gemm_peak"] = df["gflops"] / peaks["gemm_gflops"]
+    return df, peaks
