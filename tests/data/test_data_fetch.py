@@ -6,7 +6,7 @@ import io
 import tarfile
 
 import pytest
-from conftest import sha, truncate, write_uci
+from datahelpers import sha, truncate, write_uci
 
 from latentlab.data import fetch as F
 from latentlab.data import registry

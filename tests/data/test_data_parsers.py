@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 import rdata
 import scipy.io
-from conftest import truncate, write_uci
+from datahelpers import truncate, write_uci
 
 from latentlab.errors import DataError
 

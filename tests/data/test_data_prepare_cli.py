@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import sha, write_uci
+from datahelpers import sha, write_uci
 
 from latentlab.cli import main
 from latentlab.data import registry
