@@ -30,3 +30,11 @@ def test_mirror_dataset_counts(name):
     check_published(ds, s, MIRROR)  # raises on any mismatch
     if ds.content_sha256:
         assert content_hash(obj) == ds.content_sha256
+
+
+def test_scene_subsets_sizes():
+    from latentlab.data.featureset import SCENE8, SCENE13
+
+    counts = registry.get("scene15").published["per_class"]
+    assert sum(counts[c] for c in SCENE13) == 3859 and len(SCENE13) == 13
+    assert sum(counts[c] for c in SCENE8) == 2688 and len(SCENE8) == 8

@@ -117,3 +117,11 @@ def test_temporal_edges_and_tasks_problems():
     assert [p[0] for p in probs] == ["s1", "s2", "s3"]
     assert [len(p[2]) for p in probs] == [2, 3, 1]
     assert _tasks().summary()["n_tasks"] == 3
+
+
+def test_select_classes():
+    fs = _fs()
+    sub = fs.select_classes(["b"])
+    assert sub.n_docs == 2 and sub.labels.tolist() == [0, 0] and sub.class_names == ["b"]
+    with pytest.raises(DataError, match="no classes"):
+        fs.select_classes(["zzz"])

@@ -19,6 +19,12 @@ from latentlab.errors import DataError
 
 FORMAT = "latentlab.featureset"
 
+# Subsets of 15-Scene used by seed 003 (digest Sec 7): 13-scene (Fei-Fei & Perona 2005) =
+# all but Industrial and Store; 8-scene (Oliva & Torralba 2001) = the 8 outdoor classes.
+SCENE8 = ["Coast", "Forest", "Highway", "InsideCity", "Mountain", "OpenCountry", "Street",
+          "TallBuilding"]  # fmt: skip
+SCENE13 = sorted(SCENE8 + ["Bedroom", "Kitchen", "LivingRoom", "Office", "Suburb"])
+
 
 @dataclass
 class FeatureSet:
@@ -74,6 +80,21 @@ class FeatureSet:
             None if self.split is None else self.split[ids],
             dict(self.metadata),
         )
+
+    def select_classes(self, class_names: list[str]) -> FeatureSet:
+        """Only the documents of ``class_names``, relabelled 0..len-1 in that order (e.g.
+        :data:`SCENE13` or :data:`SCENE8` from the 15-Scene set)."""
+        missing = [c for c in class_names if c not in self.class_names]
+        if missing:
+            raise DataError(self.metadata.get("source"), f"no classes {missing}")
+        old = [self.class_names.index(c) for c in class_names]
+        ids = np.flatnonzero(np.isin(self.labels, old))
+        out = self.subset(ids)
+        remap = np.full(len(self.class_names), -1, dtype=np.int32)
+        remap[old] = np.arange(len(old))
+        out.labels = remap[out.labels]
+        out.class_names = list(class_names)
+        return out
 
     def validate(self, source=None) -> FeatureSet:
         src = source if source is not None else self.metadata.get("source")
