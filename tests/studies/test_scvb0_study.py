@@ -1,0 +1,110 @@
+"""End-to-end test of the scvb0 study on tiny synthetic corpora (every CLI step)."""
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from latentlab.claims.ledger import read_claims
+from latentlab.cli import main
+
+P = {
+    "run": "test",
+    "base_seed": 3,
+    "threads": 1,
+    "alpha": 0.1,
+    "beta": 0.01,
+    "minibatch": 20,
+    "rho_phi": {"s": 10.0, "tau": 1000.0, "kappa": 0.9},
+    "rho_theta": {"s": 1.0, "tau": 10.0, "kappa": 0.9},
+    "phi_clock": "minibatch",
+    "n_burn": 1,
+    "clumping": True,
+    "svb_variants": [{"B": 1, "O": 0.0}, {"B": 5, "O": 0.5}],
+    "heldout_frac": 0.1,
+    "heldout_max_docs": 30,
+    "heldout_theta_iters": 20,
+    "datasets": {
+        "s1": {"kind": "synthetic", "D": 300, "W": 200, "K": 5, "doc_len": 40, "seed_offset": 1}
+    },
+    "curves": {"K": 5, "n_epochs": 2, "n_checkpoints": 5, "fig4_3": "s1", "fig4_4": "s1",
+               "fig4_5": "s1", "fig4_6": "s1"},
+    "fig4_7": {"dataset": "s1", "K": 5, "scvb0_epochs": 2, "n_checkpoints": 4, "subsets": [50],
+               "vb_iters": 3},
+    "demos": {"n_iter": 200, "w0_rm": 2.0, "w0_sgd": 0.0, "step_a": 1.0, "n_words": 100,
+              "repeats": 20},
+    "fig4_10": {"alpha": 0.01, "max_words": 30, "n_points": 6, "repeats": 10, "mc_draws": 500},
+    "table4_4": {"dataset": "s1", "K": 5, "seconds": 0.05, "runs": 1, "n_show": 2},
+    "table4_5": {"dataset": "s1", "K": 5, "seconds": 0.05, "runs": 1, "n_show": 2},
+    "bench": {"datasets": ["s1"], "K": [5], "seconds": 0.05},
+    "claims": {"similar_ll_tol": 0.1},
+}  # fmt: skip
+
+
+def run(*args):
+    assert main(["scvb0", *args, "--params", json.dumps(P)]) == 0
+
+
+@pytest.fixture(scope="module")
+def outputs(tmp_path_factory):
+    d = tmp_path_factory.mktemp("scvb0")
+    for f in ("fig4_1", "fig4_2", "fig4_8", "fig4_9", "fig4_10"):
+        run("demo", "--fig", f, "--out", str(d / f"{f}.png"))
+    corpus = str(d / "s1.npz")
+    run("corpus", "--dataset", "s1", "--out", corpus)
+    run("curves", "--dataset", "s1", "--corpus", corpus, "--out", str(d / "curves.csv"))
+    for f, x in (("fig4_3", "time"), ("fig4_4", "time"), ("fig4_5", "time"), ("fig4_6", "docs")):
+        run("plot-curves", "--curves", str(d / "curves.csv"), "--xaxis", x,
+            "--out", str(d / f"{f}.png"))  # fmt: skip
+    run("fig4_7", "--corpus", corpus, "--out", str(d / "fig4_7.png"))
+    for t in ("table4_4", "table4_5"):
+        run("table", "--table", t, "--corpus", corpus, "--out", str(d / f"{t}.csv"))
+    run("bench", "--corpus", f"s1={corpus}", "--out", str(d / "bench.csv"))
+    inputs = [f"{f}={d / f}.csv" for f in ("fig4_1", "fig4_2", "fig4_8", "fig4_9", "fig4_10",
+                                           "fig4_7")]  # fmt: skip
+    inputs += [f"curves_{f}={d / f}.csv" for f in ("fig4_3", "fig4_4", "fig4_5", "fig4_6")]
+    inputs += [f"{t}_runs={d / t}_runs.csv" for t in ("table4_4", "table4_5")]
+    run("claims", "--inputs", *inputs, "--out", str(d / "claims.csv"))
+    return d
+
+
+def test_every_target_written(outputs):
+    for f in ("fig4_1", "fig4_2", "fig4_3", "fig4_4", "fig4_5", "fig4_6", "fig4_7", "fig4_8",
+              "fig4_9", "fig4_10"):  # fmt: skip
+        assert (outputs / f"{f}.png").stat().st_size > 0
+        assert len(pd.read_csv(outputs / f"{f}.csv")) > 0
+    for t in ("table4_4", "table4_5"):
+        assert (outputs / f"{t}.md").exists()
+    bench = pd.read_csv(outputs / "bench.csv")
+    assert {"SCVB0", "SVB-B1-O0", "CGS", "CVB0 (clumped)"} <= set(bench.algorithm)
+
+
+def test_curves_cover_every_method_and_are_finite(outputs):
+    c = pd.read_csv(outputs / "curves.csv")
+    assert set(c.method) == {"SCVB0", "SVB-B1-O0", "SVB-B5-O0.5"}
+    assert np.isfinite(c.heldout_ll).all() and (c.heldout_ll < 0).all()
+    for _, s in c.groupby("method"):
+        assert s.docs_seen.is_monotonic_increasing and s.train_seconds.is_monotonic_increasing
+
+
+def test_claims_ledger_complete(outputs):
+    df = read_claims(outputs / "claims.csv")
+    ids = set(df.claim_id)
+    for i in range(1, 14):
+        assert f"C4.{i}" in ids, i
+    exact = df[df.claim_id.isin(["C4.10", "C4.11", "C4.12", "C4.13"])]
+    assert (exact.verdict == "reproduced").all(), exact[["claim_id", "our_value"]]
+    human = df[df.claim_id == "C4.9"]
+    assert (human.verdict == "not_testable").all() and len(human) == 2
+
+
+def test_bad_config_is_a_clear_error(tmp_path, capsys):
+    bad = dict(P, minibatch=10_000)
+    corpus = tmp_path / "s1.npz"
+    assert main(["scvb0", "corpus", "--dataset", "s1", "--params", json.dumps(P),
+                 "--out", str(corpus)]) == 0  # fmt: skip
+    rc = main(["scvb0", "curves", "--dataset", "s1", "--corpus", str(corpus),
+               "--params", json.dumps(bad), "--out", str(tmp_path / "c.csv")])  # fmt: skip
+    assert rc == 1
+    assert "minibatch" in capsys.readouterr().err
