@@ -132,8 +132,3 @@ rule data_split:
     shell:
         "python -m latentlab data split {input} --kind {wildcards.kind} --pct {wildcards.pct} "
         "--seed {wildcards.seed} --repeats {params.repeats} --out {output} > {log} 2>&1"
-
-
-rule data:
-    input:
-        DATA_SUMMARIES,
