@@ -62,10 +62,10 @@ def test_sweep_numba_matches_numpy(second, update_global):
     c2 = [a.copy() for a in (ndk, nkv, nk, vdk, vkv, vk)]
     for _ in range(3):
         if second:
-            kernels.sweep_second(doc_ptr, words, q1, *c1, ap, bv, b0, order, update_global)
+            kernels.sweep_second(doc_ptr, words, q1, *c1, ap, bv, b0, order, update_global, True)
             reference.sweep(doc_ptr, words, q2, *c2[:3], ap, bv, b0, *c2[3:], order, update_global)
         else:
-            kernels.sweep_zero(doc_ptr, words, q1, *c1[:3], ap, bv, b0, order, update_global)
+            kernels.sweep_zero(doc_ptr, words, q1, *c1[:3], ap, bv, b0, order, update_global, True)
             reference.sweep(
                 doc_ptr,
                 words,
@@ -91,9 +91,9 @@ def test_sweep_conserves_counts(second):
     for _ in range(4):
         if second:
             kernels.sweep_second(doc_ptr, words, q, ndk, nkv, nk, vdk, vkv, vk, ap, bv, 0.08,
-                                 order, True)  # fmt: skip
+                                 order, True, False)  # fmt: skip
         else:
-            kernels.sweep_zero(doc_ptr, words, q, ndk, nkv, nk, ap, bv, 0.08, order, True)
+            kernels.sweep_zero(doc_ptr, words, q, ndk, nkv, nk, ap, bv, 0.08, order, True, False)
     np.testing.assert_allclose(q.sum(1), 1.0)
     np.testing.assert_allclose(ndk.sum(1), np.diff(doc_ptr))
     np.testing.assert_allclose(nkv.sum(0), nk)
@@ -195,3 +195,13 @@ def test_gibbs_sweep_conserves_counts():
     np.add.at(e, (d_of, z), 1)
     np.testing.assert_array_equal(ndk, e)
     assert nk.sum() == doc_ptr[-1] and np.all(nkv.sum(0) == nk)
+
+
+def test_sweep_entropy_matches_q():
+    doc_ptr, words, q, V, T, rng = _tiny(seed=9)
+    ndk, nkv, nk, vdk, vkv, vk = _state(doc_ptr, words, q, V)
+    order = np.arange(4, dtype=np.int64)
+    ap, bv = np.full(T, 0.1), np.full(V, 0.02)
+    ent = kernels.sweep_zero(doc_ptr, words, q, ndk, nkv, nk, ap, bv, 0.1, order, True, True)
+    assert ent == pytest.approx(-(q * np.log(q)).sum())
+    assert kernels.sweep_zero(doc_ptr, words, q, ndk, nkv, nk, ap, bv, 0.1, order, True, False) == 0

@@ -26,14 +26,16 @@ TINY = 1e-300
 
 
 @njit(cache=True)
-def sweep_zero(doc_ptr, words, q, ndk, nkv, nk, alpha_pi, beta_v, beta0, doc_order, update_global):
+def sweep_zero(
+    doc_ptr, words, q, ndk, nkv, nk, alpha_pi, beta_v, beta0, doc_order, update_global, with_entropy
+):
     """One zero-order sweep: PCVB0 (Eq 35) and CVB0 (Eq 19).
 
     q(z=k) ∝ (E[n_kw^-] + beta_v[w]) / (E[n_k^-] + beta0) · (E[n_dk^-] + alpha_pi[k]).
     PCVB0 passes alpha_pi = α0·E[π], beta_v = β0·τ, beta0 = β0; CVB0 passes the geometric
     expectations G[α0π_k], G[β0τ_v], G[β0] (the (n_d + G[α0]) factor is constant in k).
     ``update_global=False`` freezes nkv/nk (fold-in of held-out documents).
-    Returns the summed entropy of the new q (diagnostic of claim C10).
+    Returns the summed entropy of the new q when ``with_entropy`` (claim C10), else 0.
     """
     T = q.shape[1]
     p = np.empty(T)
@@ -72,7 +74,7 @@ def sweep_zero(doc_ptr, words, q, ndk, nkv, nk, alpha_pi, beta_v, beta0, doc_ord
                 if update_global:
                     nkv[w, k] += qk
                     nk[k] += qk
-                if qk > 0.0:
+                if with_entropy and qk > 0.0:
                     ent -= qk * np.log(qk)
     return ent
 
@@ -93,6 +95,7 @@ def sweep_second(
     beta0,
     doc_order,
     update_global,
+    with_entropy,
 ):
     """One second-order sweep: PCVB (Eq 34) and CVB (Eq 18), computed in log space (§7.5).
 
@@ -153,9 +156,7 @@ def sweep_second(
                 if x3 < TINY:
                     x3 = TINY
                 v = (
-                    np.log(x1)
-                    + np.log(x2)
-                    - np.log(x3)
+                    np.log(x1 * x2 / x3)
                     - va / (2.0 * x1 * x1)
                     - vb / (2.0 * x2 * x2)
                     + vc / (2.0 * x3 * x3)
@@ -180,7 +181,7 @@ def sweep_second(
                     nk[k] += qk
                     vkv[w, k] += vq
                     vk[k] += vq
-                if qk > 0.0:
+                if with_entropy and qk > 0.0:
                     ent -= qk * np.log(qk)
     return ent
 

@@ -57,6 +57,9 @@ class HDPOptions:
     cvb_denominator:            "G" (paper, Eq 18) or "E" (infpy) for β0 in the denominator.
     cvb_predictive:             "E" or "G" values of α0π_k, β0τ_v in the CVB predictive (§3.8).
     recount_every:              recompute E/V counts from q every n sweeps (drift, §7.3).
+    hyper_burnin:               sweeps before the first global update (0 = Algorithm 1: every
+                                iteration). Not in the document; a diagnostic for the
+                                symmetric fixed point the zero-order methods can stay in.
     q_dtype:                    "float64" or "float32" storage of q (counts stay float64).
     """
 
@@ -72,6 +75,7 @@ class HDPOptions:
     cvb_denominator: str = "G"
     cvb_predictive: str = "E"
     recount_every: int = 10
+    hyper_burnin: int = 0
     q_dtype: str = "float64"
     hyperprior: Hyperprior = field(default_factory=Hyperprior)
 
@@ -90,7 +94,13 @@ class HDPLDA:
     """Truncated stick-breaking HDP-LDA fitted by one of CVB, CVB0, PCVB, PCVB0 (AS or AA)."""
 
     def __init__(
-        self, T: int, method: str = "pcvb0", prior: str = "AS", options=None, seed: int = 0
+        self,
+        T: int,
+        method: str = "pcvb0",
+        prior: str = "AS",
+        options=None,
+        seed: int = 0,
+        entropy_iterations: int = 10,
     ):
         if int(T) != T or T < 2:
             raise ConfigError("hdp_pcvb0.T", f"truncation level T must be an integer >= 2, got {T}")
@@ -109,6 +119,7 @@ class HDPLDA:
         if self.opt.q_dtype not in ("float64", "float32"):
             raise ConfigError("hdp_pcvb0.options.q_dtype", "float64 or float32")
         self.seed = int(seed)
+        self.entropy_iterations = int(entropy_iterations)
         self.second_order = method in ("cvb", "pcvb")
         self.proposed = method.startswith("pcvb")
         self.iteration = 0
@@ -189,21 +200,27 @@ class HDPLDA:
         )  # fmt: skip
 
     # -------------------------------------------------------------- iteration
+    def _track_entropy(self) -> bool:
+        return self.iteration < self.entropy_iterations
+
     def sweep(self) -> float:
-        """Algorithm 1 lines 2–6 with the method's token update; returns mean entropy of q."""
+        """Algorithm 1 lines 2–6 with the method's token update; returns the mean entropy of q
+        during the first ``entropy_iterations`` iterations (claim C10), NaN afterwards."""
+        track = self._track_entropy()
         d = self.data
         if self.second_order:
             ent = kernels.sweep_second(
                 d.doc_ptr, d.words, self.q, self.ndk, self.nkv, self.nk,
                 self.vdk, self.vkv, self.vk, self.alpha_pi, self.beta_v,
-                float(self.beta_den), self.doc_order, True,
+                float(self.beta_den), self.doc_order, True, self._track_entropy(),
             )  # fmt: skip
         else:
             ent = kernels.sweep_zero(
                 d.doc_ptr, d.words, self.q, self.ndk, self.nkv, self.nk,
                 self.alpha_pi, self.beta_v, float(self.beta_den), self.doc_order, True,
+                self._track_entropy(),
             )  # fmt: skip
-        return float(ent) / d.n_tokens
+        return float(ent) / d.n_tokens if track else float("nan")
 
     def step(self) -> dict:
         """One iteration: a full sweep, then the global updates (Algorithm 1)."""
@@ -216,6 +233,8 @@ class HDPLDA:
         elif self.opt.recount_every and it % self.opt.recount_every == 0:
             self._recount(self.second_order)
         d = self.data
+        if it <= self.opt.hyper_burnin:  # hyperparameters held at their initial values
+            return {"iteration": it, "entropy": ent, "seconds": time.perf_counter() - t0}
         kernels.log_zero_stats(d.doc_ptr, d.words, self.q, self.Ldk, self.Lkv, self.Lk)
         if self.proposed:
             self._global_pcvb()
@@ -388,12 +407,12 @@ class HDPLDA:
             if self.second_order:
                 kernels.sweep_second(
                     docs.doc_ptr, docs.words, q, ndk, self.nkv, self.nk, vdk, vkv, vk,
-                    self.alpha_pi, self.beta_v, float(self.beta_den), order, False,
+                    self.alpha_pi, self.beta_v, float(self.beta_den), order, False, False,
                 )  # fmt: skip
             else:
                 kernels.sweep_zero(
                     docs.doc_ptr, docs.words, q, ndk, self.nkv, self.nk,
-                    self.alpha_pi, self.beta_v, float(self.beta_den), order, False,
+                    self.alpha_pi, self.beta_v, float(self.beta_den), order, False, False,
                 )  # fmt: skip
         ap, _ = self.prior_weights()
         th = ndk + ap[None, :]

@@ -162,9 +162,9 @@ def _gensim(split, T, seconds, seed):
     t0 = time.perf_counter()
     hdp = HdpModel(bows, id2word, T=T, max_time=seconds, random_state=seed)
     wall = time.perf_counter() - t0
-    lam = hdp.m_lambda + hdp.m_eta
-    phi = (lam / lam.sum(1, keepdims=True))[:, perm].T  # V x T
-    gamma, _ = hdp.inference(bows)
+    gamma = hdp.inference(bows) + 1e-12  # hdp.lda_alpha/lda_beta: the LDA view of the HDP
+    lb = np.asarray(hdp.lda_beta)
+    phi = (lb / lb.sum(1, keepdims=True))[:, perm].T  # V x T
     theta = gamma / gamma.sum(1, keepdims=True)
     return {
         "status": "ok",
@@ -182,6 +182,7 @@ def run_bench(params: dict, inp: str, out_csv: str) -> None:
     from latentlab.outputs import write_table
     from latentlab.studies.hdp_pcvb0.experiments import _load_corpus, _split, model_options
 
+    logging.getLogger("gensim").setLevel(logging.WARNING)
     b = params.get("bench", {})
     Ts = [int(t) for t in b.get("T", [100, 300])]
     n_iter = int(b.get("iterations", 3))

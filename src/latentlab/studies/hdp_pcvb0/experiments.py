@@ -28,8 +28,12 @@ def dataset_spec(params: dict, name: str) -> dict:
     return ds[name]
 
 
-def model_options(params: dict) -> dict:
-    return dict(params.get("options", {}) or {})
+def model_options(params: dict, task: str | None = None) -> dict:
+    """Global ``options`` overlaid with the task's own ``options`` (e.g. ``links.options``)."""
+    opt = dict(params.get("options", {}) or {})
+    if task is not None:
+        opt.update(params.get(task, {}).get("options", {}) or {})
+    return opt
 
 
 def _seed(params: dict, offset: int) -> int:
@@ -157,12 +161,13 @@ def run_perplexity(params: dict, dataset: str, config: str, inp: str, out: str) 
     for T in Ts:
         for r in range(runs):
             seed = _seed(params, r)
-            m = HDPLDA(T, method, prior, options=model_options(params), seed=seed)
+            m = HDPLDA(T, method, prior, options=model_options(params, "perplexity"), seed=seed)
             trace, ent, secs = [], [], []
 
             def cb(mod, info, T=T, r=r, trace=trace, ent=ent, secs=secs):
                 secs.append(info["seconds"])
-                ent.append(info["entropy"])
+                if np.isfinite(info["entropy"]):
+                    ent.append(info["entropy"])
                 if T == trace_T or info["iteration"] == n_iter:
                     trace.append(mod.perplexity(split.test))
                 if info["iteration"] % 10 == 0:
@@ -207,7 +212,9 @@ def run_perplexity(params: dict, dataset: str, config: str, inp: str, out: str) 
             "split": split.info,
             "iterations": n_iter,
             "trace_T": trace_T,
-            "options": HDPLDA(2, method, prior, options=model_options(params)).settings(),
+            "options": HDPLDA(
+                2, method, prior, options=model_options(params, "perplexity")
+            ).settings(),
             "truth": corpus.metadata.get("truth", {}).get("n_topics_pi_gt_1e-3"),
             "runs": res,
         },
@@ -239,7 +246,7 @@ def run_knn(params: dict, dataset: str, config: str, inp: str, out: str) -> None
     for T in [int(t) for t in p.get("T", [100, 200, 300])]:
         for r in range(int(p.get("runs", 5))):
             seed = _seed(params, r)
-            m = HDPLDA(T, method, prior, options=model_options(params), seed=seed)
+            m = HDPLDA(T, method, prior, options=model_options(params, "knn"), seed=seed)
             m.fit(train, int(p.get("iterations", 100)))
             th_te = m.fold_in(test, int(p.get("fold_in_iters", 50)), seed=seed + 7919)
             dist = hellinger_sq(th_te, m.theta())
@@ -276,12 +283,21 @@ def run_links(params: dict, dataset: str, config: str, inp: str, out: str) -> No
     for T in [int(t) for t in p.get("T", [100, 200, 300])]:
         for r in range(int(p.get("runs", 5))):
             seed = _seed(params, r)
-            m = HDPLDA(T, method, prior, options=model_options(params), seed=seed)
+            m = HDPLDA(T, method, prior, options=model_options(params, "links"), seed=seed)
             m.fit(train, int(p.get("iterations", 100)))
             mp = mean_average_precision(m.theta()[task.queries], m.phi(), task)
             log.info("%s %s T=%d run %d: MAP %.4f", dataset, config, T, r, mp)
             res.append({"T": T, "run": r, "seed": seed, "map": mp, **_model_summary(m)})
-    write_json({"dataset": dataset, "config": config, "task": task.info, "runs": res}, out)
+    write_json(
+        {
+            "dataset": dataset,
+            "config": config,
+            "task": task.info,
+            "options": model_options(params, "links"),
+            "runs": res,
+        },
+        out,
+    )
 
 
 # ------------------------------------------------------- init sensitivity (C2)
@@ -292,7 +308,7 @@ def run_init_sensitivity(params: dict, dataset: str, inp: str, out: str) -> None
     p = params.get("init_sensitivity", {})
     corpus = _load_corpus(inp)
     split = _split(params, corpus, inp)
-    base = model_options(params)
+    base = model_options(params, "perplexity")
     T = int(p.get("T", 100))
     res = []
     for config in p.get("configs", ["pcvb0_AS", "pcvb0_AA"]):
