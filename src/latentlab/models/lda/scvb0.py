@@ -39,7 +39,9 @@ class SCVB0:
     rho^Theta's clock restarts at each document and advances per token (per distinct
     word with ``clumping``, Eq. 4.49), continuing across the burn-in pass (P4.4).
     ``phi_clock='minibatch'`` (default) or ``'documents'`` sets what t counts.
-    Initialisation: N^Phi = C G / sum G, G ~ Gamma(100, 1/100) (digest 4.3, AMBIG).
+    Initialisation (AMBIG, digest 4.3): G ~ Gamma(100, 1/100) elementwise and
+    N^Phi = C G / sum G (``init='corpus'``: total mass C, the digest's recommendation) or
+    N^Phi = G (``init='hoffman'``: the scale of Hoffman's lambda initialisation, as SVB).
     """
 
     def __init__(
@@ -53,6 +55,7 @@ class SCVB0:
         n_burn: int = 1,
         clumping: bool = True,
         phi_clock: str = "minibatch",
+        init: str = "corpus",
         seed: int = 0,
     ):
         self.K = check_K(K)
@@ -70,6 +73,9 @@ class SCVB0:
         if phi_clock not in ("minibatch", "documents"):
             raise ConfigError("phi_clock", f"must be 'minibatch' or 'documents', got {phi_clock}")
         self.phi_clock = phi_clock
+        if init not in ("corpus", "hoffman"):
+            raise ConfigError("init", f"must be 'corpus' or 'hoffman', got {init!r}")
+        self.init = init
         self.seed = int(seed)
 
     # ------------------------------------------------------------------ set-up
@@ -91,7 +97,7 @@ class SCVB0:
         self.doclen = corpus.doc_lengths().astype(np.float64)
         self.C = float(corpus.n_tokens)
         G = self.rng.gamma(100.0, 1.0 / 100.0, size=(W, self.K))
-        self.M = G * (self.C / G.sum())
+        self.M = G * (self.C / G.sum()) if self.init == "corpus" else G
         self.scale = 1.0
         self.Msum = self.M.sum(axis=0)
         self.n_z = self.Msum.copy()

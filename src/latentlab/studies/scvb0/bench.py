@@ -84,12 +84,16 @@ def throughput(p: dict, corpus, K: int, seconds: float, seed: int) -> list[dict]
             _state_mb(s.L, s.acc, s.expElogbeta),
         )
     # batch methods: whole sweeps, as many as fit in the budget (at least one)
+    cap = float(p["bench"].get("max_state_mb", 1500))
     for name, model in [
         ("CGS", CGS(K, p["alpha"], p["beta"], optimize_interval=0, seed=seed)),
         ("CVB0 (clumped)", CVB0(K, p["alpha"], p["beta"], order=0, seed=seed)),
         ("CVB (2nd order, clumped)", CVB0(K, p["alpha"], p["beta"], order=2, seed=seed)),
         ("BatchVB", BatchVB(K, p["alpha"], p["beta"], max_local=1, tol=0.0, seed=seed)),
     ]:
+        if name.startswith("CVB") and nnz * K * 8 * (1 if "CVB0" in name else 2) / 2**20 > cap:
+            log.warning("%s at K=%d skipped: gamma storage exceeds %.0f MB", name, K, cap)
+            continue
         model.initialize(corpus)
         n = 0
         t0 = time.perf_counter()
@@ -153,26 +157,33 @@ def compare_libraries(p: dict, q: dict, train, split, seed: int) -> list[dict]:
                 return tt
         return float("inf")
 
-    scvb = SCVB0(
-        K,
-        alpha,
-        p["beta"],
-        minibatch=p["minibatch"],
-        rho_phi=p["rho_phi"],
-        rho_theta=p["rho_theta"],
-        n_burn=p["n_burn"],
-        seed=seed,
-    )
-    curve["SCVB0"] = []
     every = max(1, train.n_docs // p["minibatch"] // 4)
+    schedules = [("SCVB0", p["rho_phi"])] + [
+        (f"SCVB0 (rho_phi s={r['s']:g}, tau={r['tau']:g}, kappa={r['kappa']:g})", r)
+        for r in q.get("extra_schedules", [])
+    ]
+    for label, sched in schedules:
+        scvb = SCVB0(
+            K,
+            alpha,
+            p["beta"],
+            minibatch=p["minibatch"],
+            rho_phi=sched,
+            rho_theta=p["rho_theta"],
+            n_burn=p["n_burn"],
+            init=p.get("scvb0_init", "corpus"),
+            seed=seed,
+        )
+        curve[label] = []
 
-    def cb(m):
-        if m.minibatches % every == 0:
-            curve["SCVB0"].append((m.train_seconds, ll(m.phi_wk())))
-            return curve["SCVB0"][-1][1] >= target
-        return False
+        def cb(m, label=label):
+            if m.minibatches % every == 0:
+                curve[label].append((m.train_seconds, ll(m.phi_wk())))
+                return curve[label][-1][1] >= target
+            return False
 
-    scvb.fit(train, n_epochs=float(q["sklearn_iters"]), callback=cb)
+        n_ep = float(q.get("scvb0_max_epochs", q["sklearn_iters"]))
+        scvb.fit(train, n_epochs=n_ep, callback=cb)
     try:
         from gensim.models import LdaModel
 

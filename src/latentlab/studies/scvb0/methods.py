@@ -24,6 +24,7 @@ def make_method(name: str, p: dict, K: int, seed: int):
             n_burn=p["n_burn"],
             clumping=p.get("clumping", True),
             phi_clock=p.get("phi_clock", "minibatch"),
+            init=p.get("scvb0_init", "corpus"),
         )
     for v in p["svb_variants"]:
         if name == svb_name(v["B"], v["O"]):
