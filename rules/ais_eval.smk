@@ -54,8 +54,6 @@ rule ais_eval:
 rule ais_eval_synth:
     output:
         f"{AE_OUT}/data/{{role}}.npz",
-    params:
-        json=lambda w: study_params("ais_eval"),
     log:
         f"{AE_LOG}/synth_{{role}}.log",
     benchmark:
@@ -64,6 +62,8 @@ rule ais_eval_synth:
     resources:
         mem_mb=2000,
         runtime=10,
+    params:
+        json=lambda w: study_params("ais_eval"),
     shell:
         "python -m latentlab ais_eval synth --role {wildcards.role} "
         "--params {params.json:q} --out {output} > {log} 2>&1"
@@ -74,8 +74,6 @@ rule ais_eval_train:
         lambda w: ae_corpus(w.role),
     output:
         f"{AE_OUT}/models/{{role}}.npz",
-    params:
-        json=lambda w: study_params("ais_eval"),
     log:
         f"{AE_LOG}/train_{{role}}.log",
     benchmark:
@@ -84,6 +82,8 @@ rule ais_eval_train:
     resources:
         mem_mb=4000,
         runtime=60,
+    params:
+        json=lambda w: study_params("ais_eval"),
     shell:
         "python -m latentlab ais_eval train --role {wildcards.role} --corpus {input} "
         "--params {params.json:q} --out {output} > {log} 2>&1"
@@ -94,18 +94,18 @@ rule ais_eval_raw:
         f"{AE_OUT}/models/{{role}}.npz",
     output:
         f"{AE_OUT}/raw/{{step}}_{{role}}.csv",
-    wildcard_constraints:
-        step="perturbed|symasym|iteration",
-    params:
-        json=lambda w: study_params("ais_eval"),
     log:
         f"{AE_LOG}/{{step}}_{{role}}.log",
     benchmark:
         f"{AE_BENCH}/{{step}}_{{role}}.tsv"
+    wildcard_constraints:
+        step="perturbed|symasym|iteration",
     threads: THREADS
     resources:
         mem_mb=4000,
         runtime=120,
+    params:
+        json=lambda w: study_params("ais_eval"),
     shell:
         "python -m latentlab ais_eval {wildcards.step} --role {wildcards.role} "
         "--models {input} --params {params.json:q} --out {output} > {log} 2>&1"
@@ -116,12 +116,11 @@ rule ais_eval_table5_1:
         expand(f"{AE_OUT}/raw/perturbed_{{role}}.csv", role=AE_ROLES),
     output:
         csv=report(
-            f"{AE_OUT}/table5_1.csv", caption="../report/ais_eval/tables.rst", category="ais_eval"
+            f"{AE_OUT}/table5_1.csv",
+            caption="../report/ais_eval/tables.rst",
+            category="ais_eval",
         ),
         md=f"{AE_OUT}/table5_1.md",
-    params:
-        json=lambda w: study_params("ais_eval"),
-        raw=ae_triples("perturbed"),
     log:
         f"{AE_LOG}/table5_1.log",
     benchmark:
@@ -130,6 +129,9 @@ rule ais_eval_table5_1:
     resources:
         mem_mb=1000,
         runtime=5,
+    params:
+        json=lambda w: study_params("ais_eval"),
+        raw=ae_triples("perturbed"),
     shell:
         "python -m latentlab ais_eval table --table 5.1 --raw {params.raw} "
         "--params {params.json:q} --csv {output.csv} --md {output.md} > {log} 2>&1"
@@ -140,12 +142,11 @@ rule ais_eval_table5_2:
         expand(f"{AE_OUT}/raw/perturbed_{{role}}.csv", role=AE_ROLES),
     output:
         csv=report(
-            f"{AE_OUT}/table5_2.csv", caption="../report/ais_eval/tables.rst", category="ais_eval"
+            f"{AE_OUT}/table5_2.csv",
+            caption="../report/ais_eval/tables.rst",
+            category="ais_eval",
         ),
         md=f"{AE_OUT}/table5_2.md",
-    params:
-        json=lambda w: study_params("ais_eval"),
-        raw=ae_triples("perturbed"),
     log:
         f"{AE_LOG}/table5_2.log",
     benchmark:
@@ -154,6 +155,9 @@ rule ais_eval_table5_2:
     resources:
         mem_mb=1000,
         runtime=5,
+    params:
+        json=lambda w: study_params("ais_eval"),
+        raw=ae_triples("perturbed"),
     shell:
         "python -m latentlab ais_eval table --table 5.2 --raw {params.raw} "
         "--params {params.json:q} --csv {output.csv} --md {output.md} > {log} 2>&1"
@@ -164,12 +168,11 @@ rule ais_eval_table5_3:
         expand(f"{AE_OUT}/raw/symasym_{{role}}.csv", role=AE_ROLES),
     output:
         csv=report(
-            f"{AE_OUT}/table5_3.csv", caption="../report/ais_eval/tables.rst", category="ais_eval"
+            f"{AE_OUT}/table5_3.csv",
+            caption="../report/ais_eval/tables.rst",
+            category="ais_eval",
         ),
         md=f"{AE_OUT}/table5_3.md",
-    params:
-        json=lambda w: study_params("ais_eval"),
-        raw=ae_triples("symasym"),
     log:
         f"{AE_LOG}/table5_3.log",
     benchmark:
@@ -178,6 +181,9 @@ rule ais_eval_table5_3:
     resources:
         mem_mb=1000,
         runtime=5,
+    params:
+        json=lambda w: study_params("ais_eval"),
+        raw=ae_triples("symasym"),
     shell:
         "python -m latentlab ais_eval table --table 5.3 --raw {params.raw} "
         "--params {params.json:q} --csv {output.csv} --md {output.md} > {log} 2>&1"
@@ -188,25 +194,27 @@ rule ais_eval_scatter:
         lambda w: f"{AE_OUT}/raw/perturbed_{AE_SCATTER[w.fig]}.csv",
     output:
         png=report(
-            f"{AE_OUT}/{{fig}}.png", caption="../report/ais_eval/scatter.rst", category="ais_eval"
+            f"{AE_OUT}/{{fig}}.png",
+            caption="../report/ais_eval/scatter.rst",
+            category="ais_eval",
         ),
         csv=f"{AE_OUT}/{{fig}}.csv",
+    log:
+        f"{AE_LOG}/{{fig}}.log",
+    benchmark:
+        f"{AE_BENCH}/{{fig}}.tsv"
     wildcard_constraints:
         fig="fig5_4|fig5_5",
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=5,
     params:
         json=lambda w: study_params("ais_eval"),
         raw=lambda w: ae_triple(
             AE_SCATTER[w.fig], f"{AE_OUT}/raw/perturbed_{AE_SCATTER[w.fig]}.csv"
         ),
         num=lambda w: w.fig[3:].replace("_", "."),
-    log:
-        f"{AE_LOG}/{{fig}}.log",
-    benchmark:
-        f"{AE_BENCH}/{{fig}}.tsv"
-    threads: 1
-    resources:
-        mem_mb=1000,
-        runtime=5,
     shell:
         "python -m latentlab ais_eval scatter --figure {params.num} --raw {params.raw} "
         "--params {params.json:q} --png {output.png} --csv {output.csv} > {log} 2>&1"
@@ -217,12 +225,12 @@ rule ais_eval_fig5_6:
         f"{AE_OUT}/models/nips.npz",
     output:
         png=report(
-            f"{AE_OUT}/fig5_6.png", caption="../report/ais_eval/ntemps.rst", category="ais_eval"
+            f"{AE_OUT}/fig5_6.png",
+            caption="../report/ais_eval/ntemps.rst",
+            category="ais_eval",
         ),
         csv=f"{AE_OUT}/fig5_6.csv",
         raw=f"{AE_OUT}/raw/ntemps_nips.csv",
-    params:
-        json=lambda w: study_params("ais_eval"),
     log:
         f"{AE_LOG}/fig5_6.log",
     benchmark:
@@ -231,6 +239,8 @@ rule ais_eval_fig5_6:
     resources:
         mem_mb=2000,
         runtime=60,
+    params:
+        json=lambda w: study_params("ais_eval"),
     shell:
         "python -m latentlab ais_eval ntemps --role nips --models {input} "
         "--params {params.json:q} --raw {output.raw} --png {output.png} --csv {output.csv} "
@@ -247,8 +257,16 @@ rule ais_eval_iterfig:
             category="ais_eval",
         ),
         csv=f"{AE_OUT}/{{fig}}.csv",
+    log:
+        f"{AE_LOG}/{{fig}}.log",
+    benchmark:
+        f"{AE_BENCH}/{{fig}}.tsv"
     wildcard_constraints:
         fig="fig5_7|fig5_8|fig5_9|fig5_10",
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=5,
     params:
         json=lambda w: study_params("ais_eval"),
         raw=lambda w: ae_triple(
@@ -256,14 +274,6 @@ rule ais_eval_iterfig:
         ),
         kind=lambda w: AE_ITERFIG[w.fig][1],
         num=lambda w: w.fig[3:].replace("_", "."),
-    log:
-        f"{AE_LOG}/{{fig}}.log",
-    benchmark:
-        f"{AE_BENCH}/{{fig}}.tsv"
-    threads: 1
-    resources:
-        mem_mb=1000,
-        runtime=5,
     shell:
         "python -m latentlab ais_eval iterfig --figure {params.num} --kind {params.kind} "
         "--raw {params.raw} --params {params.json:q} --png {output.png} --csv {output.csv} "
@@ -275,12 +285,11 @@ rule ais_eval_fig5_11:
         f"{AE_OUT}/models/acl.npz",
     output:
         png=report(
-            f"{AE_OUT}/fig5_11.png", caption="../report/ais_eval/entropy.rst", category="ais_eval"
+            f"{AE_OUT}/fig5_11.png",
+            caption="../report/ais_eval/entropy.rst",
+            category="ais_eval",
         ),
         csv=f"{AE_OUT}/fig5_11.csv",
-    params:
-        json=lambda w: study_params("ais_eval"),
-        models=ae_triple("acl", f"{AE_OUT}/models/acl.npz"),
     log:
         f"{AE_LOG}/fig5_11.log",
     benchmark:
@@ -289,6 +298,9 @@ rule ais_eval_fig5_11:
     resources:
         mem_mb=1000,
         runtime=5,
+    params:
+        json=lambda w: study_params("ais_eval"),
+        models=ae_triple("acl", f"{AE_OUT}/models/acl.npz"),
     shell:
         "python -m latentlab ais_eval fig5_11 --models {params.models} "
         "--params {params.json:q} --png {output.png} --csv {output.csv} > {log} 2>&1"
@@ -301,9 +313,6 @@ rule ais_eval_bench:
         [f"{AE_OUT}/{t}.csv" for t in AE_TABLES],
     output:
         f"{AE_OUT}/bench.csv",
-    params:
-        json=lambda w: study_params("ais_eval"),
-        tsv=AE_BENCH,
     log:
         f"{AE_LOG}/bench.log",
     benchmark:
@@ -312,6 +321,9 @@ rule ais_eval_bench:
     resources:
         mem_mb=3000,
         runtime=10,
+    params:
+        json=lambda w: study_params("ais_eval"),
+        tsv=AE_BENCH,
     shell:
         "python -m latentlab ais_eval bench --tsv $(ls {params.tsv}/*.tsv 2>/dev/null) "
         "--params {params.json:q} --out {output} > {log} 2>&1"
@@ -319,18 +331,15 @@ rule ais_eval_bench:
 
 rule ais_eval_claims:
     input:
-        expand(f"{AE_OUT}/raw/{{step}}_{{role}}.csv", step=["perturbed", "symasym", "iteration"], role=AE_ROLES),
+        expand(
+            f"{AE_OUT}/raw/{{step}}_{{role}}.csv",
+            step=["perturbed", "symasym", "iteration"],
+            role=AE_ROLES,
+        ),
         f"{AE_OUT}/raw/ntemps_nips.csv",
         expand(f"{AE_OUT}/models/{{role}}.npz", role=AE_ROLES),
     output:
         f"{AE_OUT}/claims.csv",
-    params:
-        json=lambda w: study_params("ais_eval"),
-        perturbed=ae_triples("perturbed"),
-        symasym=ae_triples("symasym"),
-        iteration=ae_triples("iteration"),
-        ntemps=ae_triple("nips", f"{AE_OUT}/raw/ntemps_nips.csv"),
-        models=" ".join(ae_triple(r, f"{AE_OUT}/models/{r}.npz") for r in AE_ROLES),
     log:
         f"{AE_LOG}/claims.log",
     benchmark:
@@ -339,6 +348,13 @@ rule ais_eval_claims:
     resources:
         mem_mb=2000,
         runtime=15,
+    params:
+        json=lambda w: study_params("ais_eval"),
+        perturbed=ae_triples("perturbed"),
+        symasym=ae_triples("symasym"),
+        iteration=ae_triples("iteration"),
+        ntemps=ae_triple("nips", f"{AE_OUT}/raw/ntemps_nips.csv"),
+        models=" ".join(ae_triple(r, f"{AE_OUT}/models/{r}.npz") for r in AE_ROLES),
     shell:
         "python -m latentlab ais_eval claims --perturbed {params.perturbed} "
         "--symasym {params.symasym} --iteration {params.iteration} --ntemps {params.ntemps} "
