@@ -133,3 +133,20 @@ def test_end_to_end(tmp_path, params):
               "C13", "C14", "C15a", "C15b", "C16"):  # fmt: skip
         assert c in ids, c
     assert set(df[df.dataset == "WSJ"].verdict) == {"not_testable"}
+
+
+def test_prepare_subsample_and_vocab_cut(tmp_path):
+    from latentlab.data.corpus import BowCorpus
+    from latentlab.studies.hdp_pcvb0.experiments import prepare
+
+    rng = np.random.default_rng(0)
+    dense = rng.poisson(0.3, (50, 40)) * (np.arange(40) < 30)
+    dense[:, 0] += 5  # the most frequent word
+    c = BowCorpus.from_dense(dense, labels=np.arange(50) % 3, label_names=["a", "b", "c"])
+    src = tmp_path / "src.npz"
+    c.save(src)
+    p = {"base_seed": 1, "datasets": {"x": {"source": "any", "n_docs": 20, "vocab_top": 10}}}
+    prepare(p, "x", str(src), str(tmp_path / "x.npz"))
+    out = BowCorpus.load(tmp_path / "x.npz")
+    assert out.n_docs == 20 and out.n_vocab == 10 and "w0" in out.vocab
+    assert out.labels is not None and len(out.labels) == 20

@@ -88,7 +88,21 @@ def prepare(params: dict, name: str, inp: str | None, out: str) -> dict:
         if n and n < corpus.n_docs:  # "randomly chose N = 10,000" (Sec 6.2)
             rng = np.random.default_rng(seed)
             corpus = corpus.subset(np.sort(rng.choice(corpus.n_docs, int(n), replace=False)))
-        corpus.metadata["subsample"] = {"n_docs": n, "seed": seed}
+        top = spec.get("vocab_top")
+        if top and top < corpus.n_vocab:  # keep the `top` most frequent words (20news: V = 13,178)
+            freq = np.bincount(corpus.word_ids, weights=corpus.counts, minlength=corpus.n_vocab)
+            keep = np.sort(np.argsort(-freq, kind="stable")[: int(top)])
+            remap = np.full(corpus.n_vocab, -1, dtype=np.int64)
+            remap[keep] = np.arange(len(keep))
+            d = corpus.doc_ids_per_entry()
+            ok = remap[corpus.word_ids] >= 0
+            corpus = BowCorpus.from_triplets(
+                d[ok], remap[corpus.word_ids[ok]], corpus.counts[ok], corpus.n_docs,
+                [corpus.vocab[i] for i in keep], labels=corpus.labels,
+                label_names=corpus.label_names, metadata=corpus.metadata,
+            )  # fmt: skip
+            corpus, _ = corpus.drop_empty()
+        corpus.metadata["subsample"] = {"n_docs": n, "vocab_top": top, "seed": seed}
     corpus.validate(out)
     corpus.save(out)
     return corpus.summary()
