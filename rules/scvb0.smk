@@ -17,8 +17,10 @@ def s0_corpus(name):
     return f"{S0_OUT}/data/{name}.npz"
 
 
-S0_CURVE_DATASETS = sorted({S0["curves"][f] for f in S0_CURVE_FIGS})
-S0_BENCH_DATASETS = sorted(set(S0["bench"]["datasets"]) | {S0["bench"]["compare"]["dataset"]})
+S0_COMPARE = S0["bench"].get("compare") or {}
+S0_BENCH_DATASETS = sorted(
+    set(S0["bench"]["datasets"]) | ({S0_COMPARE["dataset"]} if S0_COMPARE else set())
+)
 S0_FIGS = [f"{S0_OUT}/{f}.png" for f in S0_DEMOS + list(S0_CURVE_FIGS) + ["fig4_7"]]
 STUDY_FIGURES["scvb0"] = S0_FIGS
 
@@ -43,18 +45,18 @@ rule scvb0_demo:
             category="scvb0",
         ),
         csv=f"{S0_OUT}/{{fig}}.csv",
-    wildcard_constraints:
-        fig="fig4_1|fig4_2|fig4_8|fig4_9|fig4_10",
-    params:
-        json=lambda w: study_params("scvb0"),
     log:
         f"{S0_LOG}/demo_{{fig}}.log",
     benchmark:
         f"{S0_BENCH}/demo_{{fig}}.tsv"
+    wildcard_constraints:
+        fig="fig4_1|fig4_2|fig4_8|fig4_9|fig4_10",
     threads: 1
     resources:
         mem_mb=1000,
         runtime=30,
+    params:
+        json=lambda w: study_params("scvb0"),
     shell:
         "python -m latentlab scvb0 demo --fig {wildcards.fig} --params {params.json:q} "
         "--out {output.png} > {log} 2>&1"
@@ -63,8 +65,6 @@ rule scvb0_demo:
 rule scvb0_corpus:
     output:
         f"{S0_OUT}/data/{{dataset}}.npz",
-    params:
-        json=lambda w: study_params("scvb0"),
     log:
         f"{S0_LOG}/corpus_{{dataset}}.log",
     benchmark:
@@ -73,6 +73,8 @@ rule scvb0_corpus:
     resources:
         mem_mb=8000,
         runtime=30,
+    params:
+        json=lambda w: study_params("scvb0"),
     shell:
         "python -m latentlab scvb0 corpus --dataset {wildcards.dataset} "
         "--params {params.json:q} --out {output} > {log} 2>&1"
@@ -83,8 +85,6 @@ rule scvb0_curves:
         lambda w: s0_corpus(w.dataset),
     output:
         f"{S0_OUT}/curves/{{dataset}}.csv",
-    params:
-        json=lambda w: study_params("scvb0"),
     log:
         f"{S0_LOG}/curves_{{dataset}}.log",
     benchmark:
@@ -93,6 +93,8 @@ rule scvb0_curves:
     resources:
         mem_mb=8000,
         runtime=240,
+    params:
+        json=lambda w: study_params("scvb0"),
     shell:
         "python -m latentlab scvb0 curves --dataset {wildcards.dataset} --corpus {input} "
         "--params {params.json:q} --out {output} > {log} 2>&1"
@@ -108,19 +110,19 @@ rule scvb0_curve_figure:
             category="scvb0",
         ),
         csv=f"{S0_OUT}/{{fig}}.csv",
-    wildcard_constraints:
-        fig="fig4_3|fig4_4|fig4_5|fig4_6",
-    params:
-        json=lambda w: study_params("scvb0"),
-        xaxis=lambda w: S0_CURVE_FIGS[w.fig],
     log:
         f"{S0_LOG}/{{fig}}.log",
     benchmark:
         f"{S0_BENCH}/{{fig}}.tsv"
+    wildcard_constraints:
+        fig="fig4_3|fig4_4|fig4_5|fig4_6",
     threads: 1
     resources:
         mem_mb=1000,
         runtime=5,
+    params:
+        json=lambda w: study_params("scvb0"),
+        xaxis=lambda w: S0_CURVE_FIGS[w.fig],
     shell:
         "python -m latentlab scvb0 plot-curves --curves {input} --xaxis {params.xaxis} "
         "--params {params.json:q} --out {output.png} > {log} 2>&1"
@@ -136,8 +138,6 @@ rule scvb0_fig4_7:
             category="scvb0",
         ),
         csv=f"{S0_OUT}/fig4_7.csv",
-    params:
-        json=lambda w: study_params("scvb0"),
     log:
         f"{S0_LOG}/fig4_7.log",
     benchmark:
@@ -146,6 +146,8 @@ rule scvb0_fig4_7:
     resources:
         mem_mb=8000,
         runtime=240,
+    params:
+        json=lambda w: study_params("scvb0"),
     shell:
         "python -m latentlab scvb0 fig4_7 --corpus {input} --params {params.json:q} "
         "--out {output.png} > {log} 2>&1"
@@ -158,18 +160,19 @@ rule scvb0_table:
         csv=f"{S0_OUT}/{{table}}.csv",
         md=f"{S0_OUT}/{{table}}.md",
         runs=f"{S0_OUT}/{{table}}_runs.csv",
-    wildcard_constraints:
-        table="table4_4|table4_5",
-    params:
-        json=lambda w: study_params("scvb0"),
     log:
         f"{S0_LOG}/{{table}}.log",
     benchmark:
         f"{S0_BENCH}/{{table}}.tsv"
-    threads: 1
+    wildcard_constraints:
+        table="table4_4|table4_5",
+    # timed (fixed training-time budget): reserve the cores so our own jobs do not compete
+    threads: THREADS
     resources:
         mem_mb=4000,
         runtime=30,
+    params:
+        json=lambda w: study_params("scvb0"),
     shell:
         "python -m latentlab scvb0 table --table {wildcards.table} --corpus {input} "
         "--params {params.json:q} --out {output.csv} > {log} 2>&1"
@@ -180,17 +183,18 @@ rule scvb0_bench:
         [s0_corpus(d) for d in S0_BENCH_DATASETS],
     output:
         f"{S0_OUT}/bench.csv",
-    params:
-        json=lambda w: study_params("scvb0"),
-        corpora=" ".join(f"{d}={s0_corpus(d)}" for d in S0_BENCH_DATASETS),
     log:
         f"{S0_LOG}/bench.log",
     benchmark:
         f"{S0_BENCH}/bench.tsv"
-    threads: 1
+    # timed: reserve the cores so our own jobs do not compete (kernels are single-threaded)
+    threads: THREADS
     resources:
         mem_mb=8000,
         runtime=120,
+    params:
+        json=lambda w: study_params("scvb0"),
+        corpora=" ".join(f"{d}={s0_corpus(d)}" for d in S0_BENCH_DATASETS),
     shell:
         "python -m latentlab scvb0 bench --corpus {params.corpora} --params {params.json:q} "
         "--out {output} > {log} 2>&1"
@@ -209,9 +213,6 @@ rule scvb0_claims:
         list(S0_CLAIM_INPUTS.values()),
     output:
         f"{S0_OUT}/claims.csv",
-    params:
-        json=lambda w: study_params("scvb0"),
-        inputs=" ".join(f"{k}={v}" for k, v in S0_CLAIM_INPUTS.items()),
     log:
         f"{S0_LOG}/claims.log",
     benchmark:
@@ -220,6 +221,9 @@ rule scvb0_claims:
     resources:
         mem_mb=2000,
         runtime=10,
+    params:
+        json=lambda w: study_params("scvb0"),
+        inputs=" ".join(f"{k}={v}" for k, v in S0_CLAIM_INPUTS.items()),
     shell:
         "python -m latentlab scvb0 claims --inputs {params.inputs} --params {params.json:q} "
         "--out {output} > {log} 2>&1"
