@@ -144,3 +144,16 @@ def test_beta_init_readings(split):
     un = HDPLDA(T, options={"beta_init": "unnormalised"})
     un._init(split.train)
     assert un.beta0 == pytest.approx(0.1) and un.beta_v[0] == pytest.approx(0.1 / T)
+
+
+def test_fold_in_drops_words_without_training_mass():
+    """AA: a held-out document with a word never seen in training (τ_v = 0)."""
+    from latentlab.models.hdp.data import TokenCorpus
+
+    train = TokenCorpus(np.array([0, 4, 8]), np.array([0, 1, 0, 2, 1, 2, 1, 0]), 4)
+    m = HDPLDA(3, "pcvb0", "AA").fit(train, 3)
+    assert m.tau[3] == 0
+    test = TokenCorpus(np.array([0, 3, 3, 4, 4]), np.array([0, 3, 1, 3]), 4)
+    th = m.fold_in(test, n_iter=2)
+    assert np.all(np.isfinite(th)) and m.diagnostics["fold_in_dropped_tokens"] == 2
+    np.testing.assert_allclose(th.sum(1), 1)

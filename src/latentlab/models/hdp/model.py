@@ -391,6 +391,14 @@ class HDPLDA:
         sweeps using only that document's E[n_dk] (and V[n_dk]); nkv, nk stay fixed.
         """
         T = self.T
+        # Words with no training mass (AA: τ_v = 0 and E[n_kv] = 0, Eq 31) have zero
+        # probability under every topic: they carry no information and are left out.
+        known = (self.beta_v[docs.words] + self.nkv[docs.words].sum(1)) > 0
+        if not known.all():
+            self.diagnostics["fold_in_dropped_tokens"] = int((~known).sum())
+            d_of = np.repeat(np.arange(docs.n_docs), docs.doc_lengths())
+            lens = np.bincount(d_of[known], minlength=docs.n_docs)
+            docs = TokenCorpus(np.concatenate([[0], np.cumsum(lens)]), docs.words[known], docs.V)
         rng = np.random.default_rng(seed)
         q = 0.1 + rng.random((docs.n_tokens, T))
         q /= q.sum(1, keepdims=True)
