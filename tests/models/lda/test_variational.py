@@ -275,3 +275,9 @@ def test_batch_vb_runs_and_is_deterministic(tiny):
     b = BatchVB(3, seed=1).fit(tiny, 3)
     np.testing.assert_array_equal(a.lam, b.lam)
     np.testing.assert_allclose(a.phi().sum(1), 1)
+
+
+def test_svb_dense_mode_gives_the_same_iterates(tiny):
+    a = SVB(3, minibatch=5, n_local=2, seed=3).fit(tiny, n_epochs=1)
+    b = SVB(3, minibatch=5, n_local=2, seed=3, dense=True).fit(tiny, n_epochs=1)
+    np.testing.assert_allclose(a.lam, b.lam, rtol=1e-9)

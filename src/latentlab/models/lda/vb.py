@@ -97,11 +97,22 @@ class SVB(_VBBase):
     local passes; lambda_hat = eta + (D/|S|) sstats; lambda := (1-rho_t) lambda +
     rho_t lambda_hat with rho_t = s/(tau + t)^kappa, t counting minibatches (Sec. 4.3).
     exp(E[log Phi]) is computed once per minibatch, for the minibatch's words only
-    (sparse topic updates, as the thesis's Julia SVB).
+    (sparse topic updates, as the thesis's Julia SVB). ``dense=True`` costs what Hoffman's
+    ``onlineldavb.py`` costs: exp(E[log Phi]) for all W words and a dense lambda update
+    per minibatch (same iterates up to rounding; for the benchmark).
     """
 
     def __init__(
-        self, K, alpha=0.1, beta=0.01, offset=0.0, minibatch=100, n_local=1, rho=RHO_PHI, seed=0
+        self,
+        K,
+        alpha=0.1,
+        beta=0.01,
+        offset=0.0,
+        minibatch=100,
+        n_local=1,
+        rho=RHO_PHI,
+        seed=0,
+        dense: bool = False,
     ):
         self.K = check_K(K)
         self.offset = float(offset)
@@ -118,6 +129,7 @@ class SVB(_VBBase):
         self.n_local = int(n_local)
         self.rho = StepSize.from_config(rho, "rho_phi")
         self.seed = int(seed)
+        self.dense = bool(dense)
 
     def initialize(self, corpus) -> SVB:
         self._setup(corpus)
@@ -143,7 +155,13 @@ class SVB(_VBBase):
     def partial_fit(self, docs) -> None:
         docs = np.asarray(docs, dtype=np.int64)
         self.t += 1
+        if self.dense:  # Hoffman's onlineldavb.py: exp(E[log Phi]) for every word
+            self.expElogbeta[:] = self.exp_elog_phi_wk()
         self._update(docs, self.n_local, 0.0, float(self.rho(self.t)), len(self.docs) / len(docs))
+        if self.dense:  # ... and a dense lambda update
+            self.L *= self.lscale
+            self.Lsum = self.L.sum(axis=0)
+            self.lscale = 1.0
 
     def fit(self, corpus, n_epochs=1.0, max_docs=None, time_budget=None, callback=None) -> SVB:
         self.initialize(corpus)

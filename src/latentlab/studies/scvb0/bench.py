@@ -83,6 +83,11 @@ def throughput(p: dict, corpus, K: int, seconds: float, seed: int) -> list[dict]
             s.train_seconds,
             _state_mb(s.L, s.acc, s.expElogbeta),
         )
+    s = SVB(K, p["alpha"], p["beta"], minibatch=mb, n_local=1, rho=p["rho_phi"], seed=seed,
+            dense=True)  # fmt: skip
+    s.fit(corpus, n_epochs=None, time_budget=seconds)
+    add("SVB-B1-O0 (dense, as onlineldavb.py)", s.docs_seen, s.tokens_seen, s.train_seconds,
+        _state_mb(s.L, s.acc, s.expElogbeta))  # fmt: skip
     # batch methods: whole sweeps, as many as fit in the budget (at least one)
     cap = float(p["bench"].get("max_state_mb", 1500))
     for name, model in [
