@@ -212,3 +212,48 @@ def test_empty_documents_skipped_and_counted():
     m = CGS(3, seed=0).fit(c, 3)
     assert m.n_empty_docs == 3
     assert (m.n_dk[-3:] == 0).all()
+
+
+@pytest.mark.parametrize("sampler", ["sparse", "dense"])
+def test_sampler_stationary_distribution_matches_exact_posterior(sampler):
+    """Tiny corpus (2 docs x 2 tokens, K = 2, asymmetric alpha): the chain's state
+    frequencies match P(z | w) ∝ exp(Eq. 4.20) enumerated over all 16 states."""
+    c = BowCorpus.from_token_lists([[0, 1], [1, 2]], ["a", "b", "c"])
+    alpha = np.array([0.3, 0.9])
+    beta = 0.4
+    ptr, w = c.to_tokens()
+    states = list(itertools.product(range(2), repeat=4))
+    logp = []
+    for s in states:
+        ndk, nwk, _ = kernels.count_assignments(ptr, w, np.array(s, dtype=np.int32), 2, 3)
+        logp.append(log_collapsed_joint(ndk, nwk, alpha, beta))
+    post = np.exp(np.array(logp) - max(logp))
+    post /= post.sum()
+    m = CGS(2, alpha=alpha, beta=beta, optimize_interval=0, seed=11, sampler=sampler)
+    m.initialize(c)
+    counts = np.zeros(len(states))
+    index = {s: i for i, s in enumerate(states)}
+    n = 12000
+    for _ in range(n):
+        m.step()
+        counts[index[tuple(int(x) for x in m.z)]] += 1
+    assert np.abs(counts / n - post).max() < 0.02
+
+
+def test_sparse_sampler_keeps_counts_and_word_lists_consistent(tiny):
+    m = CGS(6, alpha=np.linspace(0.05, 0.5, 6), beta=0.02, seed=4).fit(tiny, 6)
+    ndk, nwk, nk = kernels.count_assignments(m.ptr, m.w, m.z, 6, tiny.n_vocab)
+    np.testing.assert_array_equal(ndk, m.n_dk)
+    np.testing.assert_array_equal(nwk, m.n_wk)
+    np.testing.assert_array_equal(nk, m.n_k)
+    wnz, wlen, wpos = m._wl
+    for w in range(tiny.n_vocab):
+        assert set(wnz[w, : wlen[w]]) == set(np.flatnonzero(m.n_wk[w]))
+        for j in range(wlen[w]):
+            assert wpos[w, wnz[w, j]] == j
+
+
+def test_sparse_and_dense_reach_similar_likelihood(tiny):
+    a = CGS(4, seed=1, sampler="sparse").fit(tiny, 40).log_joint()
+    b = CGS(4, seed=1, sampler="dense").fit(tiny, 40).log_joint()
+    assert abs(a - b) / abs(b) < 0.05

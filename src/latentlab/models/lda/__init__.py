@@ -16,9 +16,12 @@ Conventions
 
 API
 ---
-``CGS(K, alpha, beta, optimize_interval=100, burn_in=200, learn_beta=False, seed=0)``
+``CGS(K, alpha, beta, optimize_interval=100, burn_in=200, learn_beta=False, seed=0,
+sampler="sparse")``
     collapsed Gibbs (Eq. 4.21), asymmetric alpha by Minka's fixed point on count
-    histograms on the MALLET schedule. ``.fit(corpus, n_iter, callback)`` with
+    histograms on the MALLET schedule (first optimisation after iteration 300).
+    ``sampler="sparse"``: SparseLDA buckets (fast); ``"dense"``: draw-for-draw equal to
+    ``reference.cgs_sweep``. ``.fit(corpus, n_iter, callback)`` with
     ``callback(model, iteration) -> stop?``; ``.step()`` for manual control;
     ``.z, .n_dk (D x K), .n_wk (W x K), .n_k, .alpha, .beta``; ``.phi()`` K x W,
     ``.phi_wk()`` W x K, ``.theta()``, ``.log_joint()`` (Eq. 4.20), ``.snapshot()``.
@@ -26,7 +29,8 @@ API
     Gibbs over one held-out document with topics fixed.
 ``hyper.minka_alpha``, ``hyper.minka_beta_symmetric``, ``hyper.count_histograms``,
 ``hyper.log_polya``, ``hyper.log_collapsed_joint``.
-``kernels.cgs_sweep``, ``kernels.fixed_phi_sweep``: the raw numba kernels.
+``kernels.cgs_sweep``, ``kernels.cgs_sweep_sparse``, ``kernels.fixed_phi_sweep``: the raw
+numba kernels (flat arrays, n_wk word-major W x K, n_dk D x K, tokens doc-major).
 
 Variational / stochastic algorithms (see their modules): ``CVB0`` (batch CVB0 and
 second-order CVB, clumped or per token), ``MapLdaU`` (batch unnormalised MAP EM,

@@ -34,6 +34,9 @@ class CGS:
     learn_beta : also learn the symmetric beta on the same schedule.
     seed : the run is a function of the seed (uniforms come from
         ``numpy.random.default_rng(seed)``).
+    sampler : ``'sparse'`` (default; SparseLDA buckets, :func:`kernels.cgs_sweep_sparse`)
+        or ``'dense'`` (:func:`kernels.cgs_sweep`, draw-for-draw equal to the numpy
+        reference). Both sample the same conditional.
 
     After :meth:`fit`: ``z`` (one topic per token, doc-major token order of
     ``corpus.to_tokens()``), ``n_dk`` (D x K), ``n_wk`` (W x K, word-major),
@@ -50,6 +53,7 @@ class CGS:
         burn_in: int = 200,
         learn_beta: bool = False,
         seed: int = 0,
+        sampler: str = "sparse",
     ):
         self.K = check_K(K)
         self.alpha = check_alpha(alpha, self.K)
@@ -62,6 +66,9 @@ class CGS:
         self.burn_in = int(burn_in)
         self.learn_beta = bool(learn_beta)
         self.seed = int(seed)
+        if sampler not in ("sparse", "dense"):
+            raise ConfigError("sampler", f"must be 'sparse' or 'dense', got {sampler!r}")
+        self.sampler = sampler
         self.iteration = 0
         self.n_empty_docs = 0
 
@@ -78,21 +85,32 @@ class CGS:
             self.ptr, self.w, self.z, self.K, self.W
         )
         self._p = np.empty(self.K)
+        if self.sampler == "sparse":
+            self._wl = kernels.build_word_lists(self.n_wk)
         self.iteration = 0
         return self
 
     def step(self) -> None:
         """One Gibbs sweep, then the MALLET hyperparameter schedule."""
         u = self.rng.random(len(self.w))
+        if self.sampler == "sparse":
+            kernels.cgs_sweep_sparse(
+                self.ptr, self.w, self.z, self.n_dk, self.n_wk, self.n_k,
+                self.alpha, self.beta, self.W * self.beta, u, *self._wl,
+            )  # fmt: skip
+        else:
+            self._dense_sweep(u)
+        self.iteration += 1
+        it = self.iteration
+        if self.optimize_interval and it > self.burn_in and it % self.optimize_interval == 0:
+            self.optimize_hyperparameters()
+
+    def _dense_sweep(self, u) -> None:
         inv = 1.0 / (self.n_k + self.W * self.beta)
         kernels.cgs_sweep(
             self.ptr, self.w, self.z, self.n_dk, self.n_wk, self.n_k,
             self.alpha, self.beta, self.W * self.beta, u, self._p, inv,
         )  # fmt: skip
-        self.iteration += 1
-        it = self.iteration
-        if self.optimize_interval and it > self.burn_in and it % self.optimize_interval == 0:
-            self.optimize_hyperparameters()
 
     def optimize_hyperparameters(self) -> None:
         """Minka fixed point on the count histograms (asymmetric alpha; symmetric beta

@@ -440,3 +440,141 @@ def heldout_loglik(indptr, wids, cnts, phi_wk, theta, out):
                 p += theta[d, k] * phi_wk[w, k]
             s += cnts[e] * np.log(p)
         out[d] = s
+
+
+# --------------------------------------------------------------------- SparseLDA CGS
+@njit(cache=True)
+def build_word_lists(nwk):
+    """Per-word lists of topics with n_wk > 0: ``(wnz, wlen, wpos)``; ``wnz[w, :wlen[w]]``
+    are the topics, ``wpos[w, k]`` the position of k in the list (-1 if absent)."""
+    W, K = nwk.shape
+    wnz = np.zeros((W, K), dtype=np.int32)
+    wpos = -np.ones((W, K), dtype=np.int32)
+    wlen = np.zeros(W, dtype=np.int32)
+    for w in range(W):
+        for k in range(K):
+            if nwk[w, k] > 0:
+                wnz[w, wlen[w]] = k
+                wpos[w, k] = wlen[w]
+                wlen[w] += 1
+    return wnz, wlen, wpos
+
+
+@njit(cache=True)
+def _list_remove(lst, pos, n, row, k):
+    i = pos[row, k]
+    last = lst[row, n - 1]
+    lst[row, i] = last
+    pos[row, last] = i
+    pos[row, k] = -1
+
+
+@njit(cache=True)
+def cgs_sweep_sparse(ptr, w, z, ndk, nwk, nk, alpha, beta, beta_sum, u, wnz, wlen, wpos):
+    """One collapsed Gibbs sweep (Eq. 4.21, current token excluded) with the SparseLDA
+    bucket decomposition (Yao, Mimno & McCallum 2009), asymmetric alpha:
+
+    (n_dk + alpha_k)(n_wk + beta)/(n_k + W beta)
+      = alpha_k beta/(n_k + W beta)                  [s: all topics, rarely searched]
+      + n_dk beta/(n_k + W beta)                      [r: topics present in the document]
+      + (n_dk + alpha_k) n_wk/(n_k + W beta)          [q: topics present for the word]
+
+    The same conditional as :func:`cgs_sweep`, so the same chain in distribution (not
+    draw for draw). s is recomputed at every document to stop rounding drift.
+    """
+    D = ptr.shape[0] - 1
+    K = nk.shape[0]
+    inv = np.empty(K)
+    coef = np.empty(K)
+    p = np.empty(K)
+    dpos = -np.ones((1, K), dtype=np.int32)
+    dlst = np.zeros((1, K), dtype=np.int32)
+    for k in range(K):
+        inv[k] = 1.0 / (nk[k] + beta_sum)
+    for d in range(D):
+        if ptr[d + 1] == ptr[d]:
+            continue
+        s = 0.0
+        r = 0.0
+        nd = 0
+        for k in range(K):
+            s += alpha[k] * beta * inv[k]
+            coef[k] = (ndk[d, k] + alpha[k]) * inv[k]
+            dpos[0, k] = -1
+            if ndk[d, k] > 0:
+                dlst[0, nd] = k
+                dpos[0, k] = nd
+                nd += 1
+                r += ndk[d, k] * beta * inv[k]
+        for i in range(ptr[d], ptr[d + 1]):
+            wi = w[i]
+            k = z[i]
+            # ---- remove the token
+            s -= alpha[k] * beta * inv[k]
+            r -= ndk[d, k] * beta * inv[k]
+            ndk[d, k] -= 1
+            nwk[wi, k] -= 1
+            nk[k] -= 1
+            inv[k] = 1.0 / (nk[k] + beta_sum)
+            s += alpha[k] * beta * inv[k]
+            r += ndk[d, k] * beta * inv[k]
+            coef[k] = (ndk[d, k] + alpha[k]) * inv[k]
+            if ndk[d, k] == 0:
+                _list_remove(dlst, dpos, nd, 0, k)
+                nd -= 1
+            if nwk[wi, k] == 0:
+                _list_remove(wnz, wpos, wlen[wi], wi, k)
+                wlen[wi] -= 1
+            # ---- q bucket over the word's topics
+            L = wlen[wi]
+            q = 0.0
+            for j in range(L):
+                kk = wnz[wi, j]
+                q += coef[kk] * nwk[wi, kk]
+                p[j] = q
+            if r < 0.0:
+                r = 0.0
+            x = u[i] * (s + r + q)
+            if x < q:
+                j = 0
+                while j < L - 1 and p[j] <= x:
+                    j += 1
+                k = wnz[wi, j]
+            elif x < q + r and nd > 0:
+                x -= q
+                acc = 0.0
+                k = dlst[0, nd - 1]
+                for j in range(nd):
+                    kk = dlst[0, j]
+                    acc += ndk[d, kk] * beta * inv[kk]
+                    if acc > x:
+                        k = kk
+                        break
+            else:
+                x -= q + r
+                acc = 0.0
+                k = K - 1
+                for kk in range(K):
+                    acc += alpha[kk] * beta * inv[kk]
+                    if acc > x:
+                        k = kk
+                        break
+            # ---- add the token
+            s -= alpha[k] * beta * inv[k]
+            r -= ndk[d, k] * beta * inv[k]
+            ndk[d, k] += 1
+            nwk[wi, k] += 1
+            nk[k] += 1
+            inv[k] = 1.0 / (nk[k] + beta_sum)
+            s += alpha[k] * beta * inv[k]
+            r += ndk[d, k] * beta * inv[k]
+            coef[k] = (ndk[d, k] + alpha[k]) * inv[k]
+            if ndk[d, k] == 1:
+                dlst[0, nd] = k
+                dpos[0, k] = nd
+                nd += 1
+            if nwk[wi, k] == 1:
+                wnz[wi, wlen[wi]] = k
+                wpos[wi, k] = wlen[wi]
+                wlen[wi] += 1
+            z[i] = k
