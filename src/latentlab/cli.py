@@ -70,7 +70,6 @@ def main(argv: list[str] | None = None) -> int:
     try:
         rc = args.func(args)
     except LatentlabError as e:
-        logging.getLogger("latentlab").error("%s", e)
         print(f"error: {e}", file=sys.stderr)
         return 1
     return int(rc or 0)
