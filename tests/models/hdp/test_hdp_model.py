@@ -157,3 +157,13 @@ def test_fold_in_drops_words_without_training_mass():
     th = m.fold_in(test, n_iter=2)
     assert np.all(np.isfinite(th)) and m.diagnostics["fold_in_dropped_tokens"] == 2
     np.testing.assert_allclose(th.sum(1), 1)
+
+
+def test_hyper_burnin_holds_hyperparameters(split):
+    m = HDPLDA(8, "pcvb0", "AS", options={"hyper_burnin": 3})
+    m._init(split.train)
+    for _ in range(3):
+        m.step()
+        assert m.alpha0 == 0.1 and m.gamma0 == 1.0
+    m.step()
+    assert m.alpha0 != 0.1
