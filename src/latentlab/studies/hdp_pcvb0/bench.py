@@ -3,10 +3,10 @@
 * time per iteration and memory of each of the eight configurations at each bench T: every
   (config, T) runs in a fresh process so its peak RSS is its own; ``state_mb`` is the exact
   size of the arrays the method keeps between sweeps (q, counts, variance counts, log-zero
-  statistics); ``alloc_peak_mb`` is the tracemalloc peak of initialisation plus the measured
-  iterations (numpy buffers, so per-iteration temporaries such as the CVB positive-part
-  statistics count); ``peak_rss_mb`` minus the baseline (a process that only loads the data)
-  is dominated by the numba runtime at small sizes;
+  statistics); ``alloc_peak_mb`` adds to it the tracemalloc peak of the numpy buffers
+  allocated during the measured iterations (per-iteration temporaries such as the CVB
+  positive-part statistics and expected table counts); ``peak_rss_mb`` minus the baseline
+  (a process that only loads the data) is dominated by the numba runtime at small sizes;
 * lines of code of each method's inference path (logical lines of the functions it calls,
   docstrings and comments excluded);
 * side by side with ``tomotopy.HDPModel`` (Gibbs) and gensim's ``HdpModel`` (online VB),
@@ -44,14 +44,14 @@ def _child(args):
         return {"baseline_rss_mb": base}
     method, prior = config.split("_")
     m = HDPLDA(T, method, prior, options=model_options(params), seed=int(params["base_seed"]))
-    tracemalloc.start()  # numpy reports its buffers: the method's arrays and temporaries
     m._init(split.train)
+    tracemalloc.start()  # numpy reports its buffers: per-iteration temporaries
     secs = []
     for _ in range(n_iter):
         t0 = time.perf_counter()
         m.step()
         secs.append(time.perf_counter() - t0)
-    alloc_peak = tracemalloc.get_traced_memory()[1] / 2**20
+    alloc_peak = (m.state_bytes() + tracemalloc.get_traced_memory()[1]) / 2**20
     tracemalloc.stop()
     return {
         "alloc_peak_mb": alloc_peak,

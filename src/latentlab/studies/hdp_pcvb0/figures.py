@@ -272,6 +272,7 @@ def fig1(bench_csv: str, ppl: pd.DataFrame, png: str, csv: str, meta: dict) -> p
             "prior",
             "T",
             "state_mb",
+            *(["alloc_peak_mb"] if "alloc_peak_mb" in b.columns else []),
             "rss_above_baseline_mb",
             "sec_per_iter",
             "loc",
@@ -280,13 +281,14 @@ def fig1(bench_csv: str, ppl: pd.DataFrame, png: str, csv: str, meta: dict) -> p
     df = df.rename(columns={"T": "T_bench"})
     df["T_perplexity"] = Tp
     df["perplexity_dataset"] = ds
-    fig, axes = figure(1, 4, width=2.6, height=2.6)
     cols = [
         ("state_mb", "state memory (MB)"),
+        *([("alloc_peak_mb", "peak allocation (MB)")] if "alloc_peak_mb" in df.columns else []),
         ("sec_per_iter", "s / iteration"),
         ("loc", "lines of code"),
         ("final_perplexity", f"perplexity ({ds}, T={Tp})"),
     ]
+    fig, axes = figure(1, len(cols), width=2.6, height=2.6)
     for ax, (col, lab) in zip(axes, cols, strict=True):
         ax.bar(range(len(df)), df[col], color=[STYLE[m][0] for m in df.method], alpha=0.8)
         ax.set_xticks(range(len(df)), [_label(c) for c in df.config], rotation=90, fontsize=6)
