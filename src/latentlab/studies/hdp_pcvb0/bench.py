@@ -53,7 +53,11 @@ def _child(args):
         secs.append(time.perf_counter() - t0)
     alloc_peak = (m.state_bytes() + tracemalloc.get_traced_memory()[1]) / 2**20
     tracemalloc.stop()
+    t0 = time.perf_counter()
+    m.sweep()  # the token sweep alone (Algorithm 1 lines 2-6), without the global updates
+    sweep = time.perf_counter() - t0
     return {
+        "sec_sweep": sweep,
         "alloc_peak_mb": alloc_peak,
         "sec_per_iter": float(np.median(secs)),
         "sec_per_iter_min": float(np.min(secs)),
@@ -216,6 +220,11 @@ def run_bench(params: dict, inp: str, out_csv: str) -> None:
                         "loc": loc[method],
                     }
                 )
+        for T in [int(t) for t in b.get("sweep_T", [])]:  # the brief: PCVB0 at T = 300 on KOS
+            r = pool.apply(_child, ((params, inp, "pcvb0_AS", T, 2),))
+            log.info("bench sweep pcvb0_AS T=%d: %s", T, r)
+            rows.append({"kind": "sweep", "config": "pcvb0_AS", "method": "pcvb0",
+                         "prior": "AS", "T": T, **r, "baseline_rss_mb": base})  # fmt: skip
     # libraries on the same split, against PCVB0's perplexity at the same wall time
     corpus = _load_corpus(inp)
     split = _split(params, corpus, inp)
