@@ -71,7 +71,9 @@ def cmd_demo(args):
             ax.plot(df.n_words, df["mean"], label="mean E[n]")
             ax.plot(df.n_words, df.variance, label="variance Var[n]")
             ax.set(xlabel="number of words", ylabel="value")
-            keep = df[["n_words", "mean", "variance", "mean_avg", "variance_avg"]]
+            keep = df[
+                ["n_words", "mean", "variance", "mean_minus_variance", "mean_avg", "variance_avg"]
+            ]
         else:
             ax.plot(df.n_words, df.chebyshev_bound, label="one draw (as the thesis)")
             ax.plot(df.n_words, df.chebyshev_bound_avg, label=f"mean of {q['repeats']} draws")
