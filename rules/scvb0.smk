@@ -21,14 +21,21 @@ S0_COMPARE = S0["bench"].get("compare") or {}
 S0_BENCH_DATASETS = sorted(
     set(S0["bench"]["datasets"]) | ({S0_COMPARE["dataset"]} if S0_COMPARE else set())
 )
-S0_FIGS = [f"{S0_OUT}/{f}.png" for f in S0_DEMOS + list(S0_CURVE_FIGS) + ["fig4_7"]]
+# Fig 4.3 (held-out LL vs time) repeated on further corpora: fig4_3_<dataset>
+S0_EXTRA = [f"fig4_3_{d}" for d in S0["curves"].get("extra_datasets", [])]
+S0_FIGS = [
+    f"{S0_OUT}/{f}.png" for f in S0_DEMOS + list(S0_CURVE_FIGS) + ["fig4_7"] + S0_EXTRA
+]
 STUDY_FIGURES["scvb0"] = S0_FIGS
 
 
 rule scvb0:
     input:
         S0_FIGS,
-        [f"{S0_OUT}/{f}.csv" for f in S0_DEMOS + list(S0_CURVE_FIGS) + ["fig4_7"]],
+        [
+            f"{S0_OUT}/{f}.csv"
+            for f in S0_DEMOS + list(S0_CURVE_FIGS) + ["fig4_7"] + S0_EXTRA
+        ],
         f"{S0_OUT}/table4_4.csv",
         f"{S0_OUT}/table4_4.md",
         f"{S0_OUT}/table4_5.csv",
@@ -100,9 +107,15 @@ rule scvb0_curves:
         "--params {params.json:q} --out {output} > {log} 2>&1"
 
 
+def s0_curves_of(fig):
+    if fig.startswith("fig4_3_"):
+        return f"{S0_OUT}/curves/{fig[len('fig4_3_'):]}.csv"
+    return f"{S0_OUT}/curves/{S0['curves'][fig]}.csv"
+
+
 rule scvb0_curve_figure:
     input:
-        lambda w: f"{S0_OUT}/curves/{S0['curves'][w.fig]}.csv",
+        lambda w: s0_curves_of(w.fig),
     output:
         png=report(
             f"{S0_OUT}/{{fig}}.png",
@@ -203,6 +216,7 @@ rule scvb0_bench:
 S0_CLAIM_INPUTS = {
     **{f: f"{S0_OUT}/{f}.csv" for f in S0_DEMOS + ["fig4_7"]},
     **{f"curves_{f}": f"{S0_OUT}/{f}.csv" for f in S0_CURVE_FIGS},
+    **{f"curves_extra_{f[len('fig4_3_'):]}": f"{S0_OUT}/{f}.csv" for f in S0_EXTRA},
     "table4_4_runs": f"{S0_OUT}/table4_4_runs.csv",
     "table4_5_runs": f"{S0_OUT}/table4_5_runs.csv",
 }

@@ -26,10 +26,11 @@ P = {
     "heldout_max_docs": 30,
     "heldout_theta_iters": 20,
     "datasets": {
-        "s1": {"kind": "synthetic", "D": 300, "W": 200, "K": 5, "doc_len": 40, "seed_offset": 1}
+        "s1": {"kind": "synthetic", "D": 300, "W": 200, "K": 5, "doc_len": 40, "seed_offset": 1},
+        "s2": {"kind": "synthetic", "D": 200, "W": 150, "K": 4, "doc_len": 30, "seed_offset": 2},
     },
     "curves": {"K": 5, "n_epochs": 2, "n_checkpoints": 5, "fig4_3": "s1", "fig4_4": "s1",
-               "fig4_5": "s1", "fig4_6": "s1"},
+               "fig4_5": "s1", "fig4_6": "s1", "extra_datasets": ["s2"]},
     "fig4_7": {"dataset": "s1", "K": 5, "scvb0_epochs": 2, "n_checkpoints": 4, "subsets": [50],
                "vb_iters": 3},
     "demos": {"n_iter": 200, "w0_rm": 2.0, "w0_sgd": 0.0, "step_a": 1.0, "n_words": 100,
@@ -57,6 +58,10 @@ def outputs(tmp_path_factory):
     for f, x in (("fig4_3", "time"), ("fig4_4", "time"), ("fig4_5", "time"), ("fig4_6", "docs")):
         run("plot-curves", "--curves", str(d / "curves.csv"), "--xaxis", x,
             "--out", str(d / f"{f}.png"))  # fmt: skip
+    run("corpus", "--dataset", "s2", "--out", str(d / "s2.npz"))
+    run("curves", "--dataset", "s2", "--corpus", str(d / "s2.npz"), "--out", str(d / "c2.csv"))
+    run("plot-curves", "--curves", str(d / "c2.csv"), "--xaxis", "time",
+        "--out", str(d / "fig4_3_s2.png"))  # fmt: skip
     run("fig4_7", "--corpus", corpus, "--out", str(d / "fig4_7.png"))
     for t in ("table4_4", "table4_5"):
         run("table", "--table", t, "--corpus", corpus, "--out", str(d / f"{t}.csv"))
@@ -65,6 +70,7 @@ def outputs(tmp_path_factory):
                                            "fig4_7")]  # fmt: skip
     inputs += [f"curves_{f}={d / f}.csv" for f in ("fig4_3", "fig4_4", "fig4_5", "fig4_6")]
     inputs += [f"{t}_runs={d / t}_runs.csv" for t in ("table4_4", "table4_5")]
+    inputs += [f"curves_extra_s2={d / 'fig4_3_s2.csv'}"]
     run("claims", "--inputs", *inputs, "--out", str(d / "claims.csv"))
     return d
 
@@ -93,6 +99,7 @@ def test_claims_ledger_complete(outputs):
     ids = set(df.claim_id)
     for i in range(1, 14):
         assert f"C4.{i}" in ids, i
+    assert set(df[df.claim_id == "C4.6"].dataset) == {"s1", "s2"}
     exact = df[df.claim_id.isin(["C4.10", "C4.11", "C4.12", "C4.13"])]
     assert (exact.verdict == "reproduced").all(), exact[["claim_id", "our_value"]]
     human = df[df.claim_id == "C4.9"]
