@@ -128,14 +128,14 @@ rule scvb0_curve_figure:
     benchmark:
         f"{S0_BENCH}/{{fig}}.tsv"
     wildcard_constraints:
-        fig="fig4_3|fig4_4|fig4_5|fig4_6",
+        fig="fig4_3|fig4_4|fig4_5|fig4_6|fig4_3_[A-Za-z0-9_]+",
     threads: 1
     resources:
         mem_mb=1000,
         runtime=5,
     params:
         json=lambda w: study_params("scvb0"),
-        xaxis=lambda w: S0_CURVE_FIGS[w.fig],
+        xaxis=lambda w: S0_CURVE_FIGS.get(w.fig, "time"),
     shell:
         "python -m latentlab scvb0 plot-curves --curves {input} --xaxis {params.xaxis} "
         "--params {params.json:q} --out {output.png} > {log} 2>&1"
