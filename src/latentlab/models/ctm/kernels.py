@@ -103,3 +103,127 @@ def laplace_doc_nb(counts, lbw, mu, P, logdetS, m0, tol, max_iter, newton_tol, m
         if dm / nm < tol:
             break
     return m, V, log_phi, trace[:it], it
+
+
+@njit(cache=True)
+def _delta_g_and_grad(m, v, nbar, N, mu, P, Pd):
+    """Eq. 17 (diagonal V, m-dependent part, no constants) and its gradient (third derivatives
+    of f, digest §2.1 [R, derived])."""
+    mx = m.max()
+    p = np.exp(m - mx)
+    p /= p.sum()
+    r = m - mu
+    Pr = P @ r
+    lse = mx + np.log(np.exp(m - mx).sum())
+    Hd = -N * p * (1 - p) - Pd
+    val = m @ nbar - N * lse - 0.5 * r @ Pr + 0.5 * (v @ Hd)
+    a = v * p * (1 - 2 * p)
+    grad = nbar - N * p - Pr - 0.5 * N * (a - p * a.sum())
+    return val, grad
+
+
+@njit(cache=True)
+def _lbfgs_max(m0, v, nbar, N, mu, P, Pd, gtol, max_iter, hist):
+    """Maximise the delta objective in m (v fixed) by L-BFGS with Armijo backtracking;
+    stops when max |grad| < gtol (scipy L-BFGS-B's projected-gradient rule)."""
+    K = m0.shape[0]
+    S = np.zeros((hist, K))
+    Y = np.zeros((hist, K))
+    rho = np.zeros(hist)
+    alpha = np.zeros(hist)
+    x = m0.copy()
+    f, g = _delta_g_and_grad(x, v, nbar, N, mu, P, Pd)
+    n_stored = 0
+    head = 0
+    for _ in range(max_iter):
+        if np.abs(g).max() < gtol:
+            break
+        # two-loop recursion on -f (ascent direction d = H g)
+        q = g.copy()
+        for j in range(n_stored):
+            i = (head - 1 - j) % hist
+            alpha[i] = rho[i] * (S[i] @ q)
+            q -= alpha[i] * Y[i]
+        if n_stored > 0:
+            i = (head - 1) % hist
+            gamma = (S[i] @ Y[i]) / (Y[i] @ Y[i])
+        else:
+            gamma = 1.0 / max(np.sqrt((g**2).sum()), 1.0)
+        d = gamma * q
+        for j in range(n_stored - 1, -1, -1):
+            i = (head - 1 - j) % hist
+            b = rho[i] * (Y[i] @ d)
+            d += S[i] * (alpha[i] - b)
+        slope = g @ d
+        if slope <= 0:
+            d = g.copy()
+            slope = g @ g
+            n_stored = 0
+        t = 1.0
+        ok = False
+        while t > 1e-14:
+            xn = x + t * d
+            fn, gn = _delta_g_and_grad(xn, v, nbar, N, mu, P, Pd)
+            if np.isfinite(fn) and fn >= f + 1e-4 * t * slope:
+                ok = True
+                break
+            t *= 0.5
+        if not ok:
+            break
+        s = xn - x
+        yv = g - gn  # gradient of -f changes by -(gn - g)
+        sy = s @ yv
+        if sy > 1e-12:
+            S[head] = s
+            Y[head] = yv
+            rho[head] = 1.0 / sy
+            head = (head + 1) % hist
+            n_stored = min(n_stored + 1, hist)
+        x = xn
+        f = fn
+        g = gn
+    return x
+
+
+@njit(cache=True)
+def delta_doc_nb(counts, lbw, mu, P, logdetS, m0, tol, max_iter, inner, gtol, max_lbfgs):
+    """Delta-method VI for one CTM document (diagonal V), same loop as reference.delta_doc.
+
+    Returns (m, v, log_phi, trace[:n_iter], n_iter)."""
+    U, K = lbw.shape
+    N = counts.sum()
+    Pd = np.diag(P).copy()
+    m = m0.copy()
+    mx = m.max()
+    p = np.exp(m - mx)
+    p /= p.sum()
+    v = 1.0 / (N * p * (1 - p) + Pd)
+    log_phi = np.empty((U, K))
+    _phi(m, lbw, log_phi)
+    trace = np.empty(max_iter)
+    it = 0
+    for it in range(1, max_iter + 1):
+        nbar = counts @ np.exp(log_phi)
+        m_old = m.copy()
+        for _ in range(inner):
+            m = _lbfgs_max(m, v, nbar, N, mu, P, Pd, gtol, max_lbfgs, 10)
+            mx = m.max()
+            p = np.exp(m - mx)
+            p /= p.sum()
+            v = 1.0 / (N * p * (1 - p) + Pd)
+        dm = np.sqrt(((m - m_old) ** 2).sum())
+        nm = max(np.sqrt((m_old**2).sum()), 1.0)
+        _phi(m, lbw, log_phi)
+        nbar = counts @ np.exp(log_phi)
+        ent = 0.0
+        for u in range(U):
+            s = 0.0
+            for k in range(K):
+                s += np.exp(log_phi[u, k]) * (lbw[u, k] - log_phi[u, k])
+            ent += counts[u] * s
+        Hd = -N * p * (1 - p) - Pd
+        fm = _f(m, nbar, N, mu, P) - 0.5 * (K * LOG2PI + logdetS)
+        trace[it - 1] = fm + 0.5 * (Hd @ v) + 0.5 * np.log(v).sum() + 0.5 * K * (1.0 + LOG2PI) + ent
+        if dm / nm < tol:
+            break
+    return m, v, log_phi, trace[:it], it

@@ -34,6 +34,11 @@ from latentlab.models.nonconjugate.core import GaussianQ, newton_maximize, psd_i
 METHODS = ("jj", "laplace", "delta")
 
 
+def _quad(X: np.ndarray, A: np.ndarray) -> np.ndarray:
+    """x_n^T A x_n for every row (BLAS, not einsum)."""
+    return ((X @ A) * X).sum(axis=1)
+
+
 def check_task(X: np.ndarray, y: np.ndarray, name: str = "task") -> None:
     """Reject non-finite features/labels and labels outside {0, 1} with a clear message."""
     X = np.asarray(X)
@@ -68,7 +73,7 @@ def blr_hess(theta, X, mu0, P) -> np.ndarray:
 def delta_g(m, X, y, mu0, P, V) -> float:
     """Eq. 17 for BLR: f(m) + 1/2 tr(H(m) V) + 1/2 log|V| (log|V| omitted: constant in m)."""
     s = expit(X @ m)
-    q = np.einsum("ij,jk,ik->i", X, V, X)
+    q = _quad(X, V)
     return blr_f(m, X, y, mu0, P) - 0.5 * float((s * (1 - s)) @ q) - 0.5 * float(np.sum(P * V))
 
 
@@ -115,7 +120,7 @@ def delta(X, y, mu0=None, Sigma0=None, *, m0=None, tol=1e-6, max_iter=100, gtol=
     m = mu0.copy() if m0 is None else np.asarray(m0, dtype=float).copy()
     V, logdet_negH = psd_inverse(-blr_hess(m, X, mu0, P))
     for _ in range(max_iter):
-        q = np.einsum("ij,jk,ik->i", X, V, X)
+        q = _quad(X, V)
 
         def obj(t, q=q):
             s = X @ t
@@ -170,7 +175,7 @@ def jj(X, y, mu0=None, Sigma0=None, *, tol=1e-8, max_iter=500) -> tuple[Gaussian
         Vinv = P + 2 * (X.T * jj_lambda(xi)) @ X
         V, logdetVinv = psd_inverse(Vinv)
         m = V @ b
-        xi = np.sqrt(np.maximum(np.einsum("ij,jk,ik->i", X, V + np.outer(m, m), X), 1e-16))
+        xi = np.sqrt(np.maximum(_quad(X, V + np.outer(m, m)), 1e-16))
         bound = jj_bound(m, V, -logdetVinv, xi, mu0, P, logdetS)
         if not np.isfinite(bound):
             raise DivergenceError("JJ bound", it)
@@ -182,27 +187,29 @@ def jj(X, y, mu0=None, Sigma0=None, *, tol=1e-8, max_iter=500) -> tuple[Gaussian
 
 def jj_sequential(X, y, mu0=None, Sigma0=None, *, inner=10) -> GaussianQ:
     """Sequential Jaakkola-Jordan (JJ 2000): absorb one observation at a time, optimising its
-    own xi (``inner`` fixed-point steps) from the current Gaussian. Order: the given row order."""
+    own xi (``inner`` fixed-point steps) from the current Gaussian; rank-one (Sherman-Morrison)
+    updates of V. Order: the given row order."""
     X = np.asarray(X, dtype=float)
     y = np.asarray(y, dtype=float)
     mu0, Sigma0, P, _ = _prior(mu0, Sigma0, X.shape[1])
-    Vinv = P.copy()
-    h = P @ mu0
     V = Sigma0.copy()
+    h = P @ mu0
     m = mu0.copy()
     for n in range(len(y)):
         x = X[n]
-        xi = np.sqrt(x @ (V + np.outer(m, m)) @ x)
+        Vx = V @ x
+        xVx = float(x @ Vx)
+        hn = h + (y[n] - 0.5) * x
+        xi = np.sqrt(xVx + float(x @ m) ** 2)
         for _ in range(inner):
-            Vn_inv = Vinv + 2 * jj_lambda(np.array([xi]))[0] * np.outer(x, x)
-            Vn, _ = psd_inverse(Vn_inv)
-            mn = Vn @ (h + (y[n] - 0.5) * x)
-            xi = np.sqrt(max(x @ (Vn + np.outer(mn, mn)) @ x, 1e-16))
-        Vinv = Vn_inv
-        h = h + (y[n] - 0.5) * x
-        V, m = Vn, mn
-    _, logdet_Vinv = psd_inverse(Vinv)
-    return GaussianQ(m, V, -logdet_Vinv)
+            c = 2.0 * jj_lambda(np.array([xi]))[0]
+            Vn = V - (c / (1.0 + c * xVx)) * np.outer(Vx, Vx)
+            mn = Vn @ hn
+            xVnx = xVx - c * xVx**2 / (1.0 + c * xVx)
+            xi = np.sqrt(max(xVnx + float(x @ mn) ** 2, 1e-16))
+        V, m, h = 0.5 * (Vn + Vn.T), mn, hn
+    _, logdetV = psd_inverse(np.linalg.inv(V))
+    return GaussianQ(m, V, -logdetV)
 
 
 def fit(method: str, X, y, mu0=None, Sigma0=None, **kw) -> GaussianQ:

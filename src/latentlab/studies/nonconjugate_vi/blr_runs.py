@@ -1,0 +1,372 @@
+"""Logistic-regression experiments of Wang & Blei (2013) Sec. 5.2: Tables 1 and 2.
+
+Table 1 (digest §4.2): Yeast (14 problems) and Scene (6), standard Mulan train/test split,
+Jaakkola-Jordan vs Laplace vs delta; accuracy and average log predictive likelihood with the
+plug-in mean; one-sided t-tests over problems (Laplace - JJ > 0, delta - JJ > 0).
+Preprocessing [GAP]: z-score with training statistics, constant columns dropped, bias appended.
+Prior [R?]: N(0, prior_var I).
+
+Table 2 (digest §4.3): School, separate / pooled / hierarchical x JJ / Laplace / delta;
+target = exam score above the median ([GAP]: median over all students); 10 seeded splits with
+75% of each school's students in training; paired t-tests over splits.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from concurrent.futures import ProcessPoolExecutor
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from latentlab.models.logreg import reference as B
+from latentlab.models.logreg.hierarchical import fit_hierarchical
+from latentlab.studies.nonconjugate_vi.data import load_multilabel, load_school
+
+log = logging.getLogger(__name__)
+
+PAPER_T1 = {  # Table 1 (verbatim, digest §4.2): (accuracy %, log likelihood)
+    ("yeast", "jj"): (79.7, -0.678),
+    ("yeast", "laplace"): (80.1, -0.449),
+    ("yeast", "delta"): (80.2, -0.450),
+    ("scene", "jj"): (87.4, -0.670),
+    ("scene", "laplace"): (89.4, -0.259),
+    ("scene", "delta"): (89.5, -0.265),
+}
+PAPER_T2 = {  # Table 2 (verbatim, digest §4.3)
+    ("separate", "jj"): (70.5, -0.684),
+    ("separate", "laplace"): (70.8, -0.569),
+    ("separate", "delta"): (70.8, -0.571),
+    ("pooled", "jj"): (71.2, -0.685),
+    ("pooled", "laplace"): (71.3, -0.557),
+    ("pooled", "delta"): (71.3, -0.557),
+    ("hierarchical", "jj"): (71.3, -0.685),
+    ("hierarchical", "laplace"): (71.9, -0.549),
+    ("hierarchical", "delta"): (71.9, -0.559),
+}
+
+
+def method_kw(c: dict, meth: str) -> dict:
+    """Convergence settings per method (digest §1.7/§7.11 [GAP] defaults, from config)."""
+    if meth == "jj":
+        return {"tol": float(c.get("jj_tol", 1e-8))}
+    if meth == "delta":
+        return {"tol": float(c.get("delta_tol", 1e-6))}
+    return {}
+
+
+def _prior(d, var):
+    return np.zeros(d), float(var) * np.eye(d)
+
+
+def table1(p: dict, out: dict) -> None:
+    from latentlab.outputs import write_table
+
+    c = p["blr"]
+    methods = list(c.get("methods", ["jj", "laplace", "delta"]))
+    predictive = c.get("predictive", "plugin")
+    rows, info = [], {}
+    for spec in c["table1"]:
+        name = spec["name"]
+        d = load_multilabel(spec, p["base_seed"], p.get("run", "smoke"))
+        for k in ("Xtr", "Xte"):
+            B.check_task(d[k], np.zeros(len(d[k])), f"{name} {k}")
+        Xtr, Xte, prep = B.standardize(d["Xtr"], d["Xte"])
+        mu0, S0 = _prior(Xtr.shape[1], c.get("prior_var", 1.0))
+        single = []
+        for j in range(d["Ytr"].shape[1]):
+            ytr, yte = d["Ytr"][:, j].astype(float), d["Yte"][:, j].astype(float)
+            if len(np.unique(ytr)) < 2:
+                single.append(j)
+            for meth in methods:
+                t0 = time.perf_counter()
+                q = B.fit(meth, Xtr, ytr, mu0, S0, **method_kw(c, meth))
+                dt = time.perf_counter() - t0
+                acc, ll = B.scores(
+                    B.predict_proba(q, Xte, predictive=predictive, seed=p["base_seed"]), yte
+                )
+                rows.append(
+                    {
+                        "dataset": name,
+                        "problem": j,
+                        "method": meth,
+                        "accuracy": acc,
+                        "loglik": ll,
+                        "fit_s": dt,
+                        "data_kind": d["data_kind"],
+                    }
+                )
+        info[name] = {
+            **prep,
+            "n_train": len(Xtr),
+            "n_test": len(Xte),
+            "d": Xtr.shape[1],
+            "single_class_training_problems": single,
+            "data_kind": d["data_kind"],
+        }
+    per = pd.DataFrame(rows)
+    tab = []
+    for (name, meth), g in per.groupby(["dataset", "method"], sort=False):
+        pa = PAPER_T1.get((name, meth), (np.nan, np.nan))
+        row = {
+            "dataset": name,
+            "method": meth,
+            "accuracy_pct": 100 * g.accuracy.mean(),
+            "loglik": g.loglik.mean(),
+            "paper_accuracy_pct": pa[0],
+            "paper_loglik": pa[1],
+            "n_problems": len(g),
+            "data_kind": g.data_kind.iloc[0],
+        }
+        if meth in ("laplace", "delta") and "jj" in methods:
+            jj = per[(per.dataset == name) & (per.method == "jj")].sort_values("problem")
+            g2 = g.sort_values("problem")
+            for col in ("accuracy", "loglik"):
+                diff = g2[col].to_numpy() - jj[col].to_numpy()
+                if np.allclose(diff, 0):
+                    pv = 0.5
+                else:
+                    pv = float(stats.ttest_1samp(diff, 0.0, alternative="greater").pvalue)
+                row[f"p_{col}_vs_jj"] = pv
+        tab.append(row)
+    tab = pd.DataFrame(tab)
+    meta = {
+        "settings": c,
+        "preprocessing": info,
+        "predictive": predictive,
+        "test": "one-sided t-test over problems, ours - JJ > 0",
+    }
+    write_table(per, out["problems"], meta=meta)
+    write_table(tab, out["csv"], out["md"], meta=meta, allow_nan=True)
+
+
+def _school_split(args):
+    from threadpoolctl import threadpool_limits
+
+    with threadpool_limits(1):
+        return _school_split_inner(args)
+
+
+def _school_split_inner(args):
+    X, y, g, mask, r, c, methods = args
+    Xtr, Xte, _ = B.standardize(X[mask], X[~mask])
+    gtr, gte = g[mask], g[~mask]
+    ytr, yte = y[mask], y[~mask]
+    dd = Xtr.shape[1]
+    mu0, S0 = _prior(dd, c.get("prior_var", 1.0))
+    schools = np.unique(g)
+    hyper = c.get("hyper", {})
+    out = []
+    for meth in methods:
+        # pooled
+        t0 = time.perf_counter()
+        q = B.fit(meth, Xtr, ytr, mu0, S0, **method_kw(c, meth))
+        acc, ll = B.scores(B.predict_proba(q, Xte), yte)
+        out.append(
+            {
+                "split": r,
+                "setting": "pooled",
+                "method": meth,
+                "accuracy": acc,
+                "loglik": ll,
+                "fit_s": time.perf_counter() - t0,
+                "em_iters": 0,
+            }
+        )
+        # separate and hierarchical: per-school posteriors
+        tasks = [(Xtr[gtr == s], ytr[gtr == s]) for s in schools]
+        t0 = time.perf_counter()
+        qs_sep = [B.fit(meth, Xj, yj, mu0, S0, **method_kw(c, meth)) for Xj, yj in tasks]
+        t_sep = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        qs_h, _, _, hist = fit_hierarchical(
+            tasks,
+            meth,
+            kappa_h=float(hyper.get("kappa_h", 1.0)),
+            nu_offset=float(hyper.get("nu_offset", 2.0)),
+            psi_scale=float(hyper.get("psi_scale", 1.0)),
+            max_iter=int(c.get("hier_max_iter", 30)),
+            method_opts=method_kw(c, meth),
+            tol=float(c.get("hier_tol", 1e-4)),
+        )
+        t_h = time.perf_counter() - t0
+        for setting, qs, tt in (("separate", qs_sep, t_sep), ("hierarchical", qs_h, t_h)):
+            pr = np.empty(len(yte))
+            for s, q in zip(schools, qs, strict=True):
+                k = gte == s
+                pr[k] = B.predict_proba(q, Xte[k])
+            acc, ll = B.scores(pr, yte)
+            out.append(
+                {
+                    "split": r,
+                    "setting": setting,
+                    "method": meth,
+                    "accuracy": acc,
+                    "loglik": ll,
+                    "fit_s": tt,
+                    "em_iters": len(hist) if setting == "hierarchical" else 0,
+                }
+            )
+    log.info("school split %d done", r)
+    return out
+
+
+def table2(p: dict, out: dict) -> None:
+    from latentlab.data.splits import task_splits
+    from latentlab.outputs import write_table
+
+    c = p["blr"]
+    sc = p["school"]
+    methods = list(c.get("methods", ["jj", "laplace", "delta"]))
+    X, score, g, kind = load_school(sc, p["base_seed"], p.get("run", "smoke"))
+    B.check_task(X, np.zeros(len(X)), "school X")
+    if not np.isfinite(score).all():
+        raise ValueError("school: non-finite exam scores")
+    med = float(np.median(score))
+    y = (score > med).astype(float)
+    _, g = np.unique(g, return_inverse=True)
+    n_splits = int(sc.get("n_splits", 10))
+    masks = task_splits(g, int(sc.get("train_pct", 75)), p["base_seed"] + 50, n_splits)
+    jobs = [(X, y, g, masks[r], r, c, methods) for r in range(n_splits)]
+    workers = max(1, int(p.get("threads", 1)))
+    if workers > 1:
+        with ProcessPoolExecutor(workers) as ex:
+            res = list(ex.map(_school_split, jobs))
+    else:
+        res = [_school_split(j) for j in jobs]
+    per = pd.DataFrame([row for r in res for row in r])
+    per["data_kind"] = kind
+    tab = []
+    for (setting, meth), gg in per.groupby(["setting", "method"], sort=False):
+        pa = PAPER_T2.get((setting, meth), (np.nan, np.nan))
+        tab.append(
+            {
+                "setting": setting,
+                "method": meth,
+                "accuracy_pct": 100 * gg.accuracy.mean(),
+                "accuracy_sd": 100 * gg.accuracy.std(ddof=1) if len(gg) > 1 else 0.0,
+                "loglik": gg.loglik.mean(),
+                "loglik_sd": gg.loglik.std(ddof=1) if len(gg) > 1 else 0.0,
+                "paper_accuracy_pct": pa[0],
+                "paper_loglik": pa[1],
+                "n_splits": len(gg),
+                "data_kind": kind,
+            }
+        )
+    order = {"separate": 0, "pooled": 1, "hierarchical": 2}
+    tab = pd.DataFrame(tab).sort_values("setting", key=lambda s: s.map(order), kind="stable")
+    tests = paired_tests(per)
+    meta = {
+        "settings": {"blr": c, "school": sc},
+        "median": med,
+        "positive_rate": float(y.mean()),
+        "n_students": len(y),
+        "n_schools": int(g.max() + 1),
+        "d_raw": X.shape[1],
+        "target": "exam score > median over all students",
+        "test": "paired one-sided t-tests over splits",
+    }
+    write_table(per, out["splits"], meta=meta)
+    write_table(tests, out["tests"], meta=meta, allow_nan=True)
+    write_table(tab, out["csv"], out["md"], meta=meta, allow_nan=True)
+
+
+def paired_tests(per: pd.DataFrame) -> pd.DataFrame:
+    """Paired one-sided t-tests over splits: hierarchical > pooled / separate (each method) and
+    hierarchical Laplace > every other (setting, method) in log likelihood."""
+    rows = []
+    key = per.set_index(["setting", "method", "split"])
+
+    def vals(s, m, col):
+        return key.loc[(s, m)].sort_index()[col].to_numpy()
+
+    def t(a, b):
+        diff = a - b
+        if np.allclose(diff, 0):
+            return 0.5
+        return float(stats.ttest_1samp(diff, 0.0, alternative="greater").pvalue)
+
+    for m in per.method.unique():
+        for other in ("pooled", "separate"):
+            for col in ("accuracy", "loglik"):
+                a, b = vals("hierarchical", m, col), vals(other, m, col)
+                rows.append(
+                    {
+                        "a": f"hierarchical/{m}",
+                        "b": f"{other}/{m}",
+                        "metric": col,
+                        "mean_diff": float(np.mean(a - b)),
+                        "p_value": t(a, b),
+                    }
+                )
+    if "laplace" in set(per.method):
+        a = vals("hierarchical", "laplace", "loglik")
+        for (s, m), _ in per.groupby(["setting", "method"]):
+            if (s, m) == ("hierarchical", "laplace"):
+                continue
+            b = vals(s, m, "loglik")
+            rows.append(
+                {
+                    "a": "hierarchical/laplace",
+                    "b": f"{s}/{m}",
+                    "metric": "loglik",
+                    "mean_diff": float(np.mean(a - b)),
+                    "p_value": t(a, b),
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+def bench_blr(p: dict) -> list[dict]:
+    """BLR timing rows for bench.csv: Laplace (and the others) per problem on Table 1 data and on
+    School pooled (first split)."""
+    from latentlab.data.splits import task_splits
+
+    c = p["blr"]
+    rows = []
+    for spec in c["table1"]:
+        d = load_multilabel(spec, p["base_seed"], p.get("run", "smoke"))
+        Xtr, _, _ = B.standardize(d["Xtr"], d["Xte"])
+        mu0, S0 = _prior(Xtr.shape[1], c.get("prior_var", 1.0))
+        for meth in ("laplace", "delta", "jj"):
+            ts = []
+            for j in range(min(d["Ytr"].shape[1], int(p["bench"].get("blr_problems", 3)))):
+                t0 = time.perf_counter()
+                B.fit(meth, Xtr, d["Ytr"][:, j].astype(float), mu0, S0, **method_kw(c, meth))
+                ts.append(time.perf_counter() - t0)
+            rows.append(
+                {
+                    "what": "blr_fit_per_problem",
+                    "method": meth,
+                    "K": 0,
+                    "dataset": spec["name"],
+                    "data_kind": d["data_kind"],
+                    "value": float(np.mean(ts)),
+                    "unit": "s",
+                    "n": len(ts),
+                }
+            )
+    X, score, g, kind = load_school(p["school"], p["base_seed"], p.get("run", "smoke"))
+    y = (score > np.median(score)).astype(float)
+    _, g = np.unique(g, return_inverse=True)
+    mask = task_splits(g, 75, p["base_seed"] + 50, 1)[0]
+    Xtr, _, _ = B.standardize(X[mask], X[~mask])
+    mu0, S0 = _prior(Xtr.shape[1], c.get("prior_var", 1.0))
+    for meth in ("laplace", "delta", "jj"):
+        t0 = time.perf_counter()
+        B.fit(meth, Xtr, y[mask], mu0, S0, **method_kw(c, meth))
+        rows.append(
+            {
+                "what": "blr_fit_school_pooled",
+                "method": meth,
+                "K": 0,
+                "dataset": "school",
+                "data_kind": kind,
+                "value": time.perf_counter() - t0,
+                "unit": "s",
+                "n": int(mask.sum()),
+            }
+        )
+    return rows
