@@ -9,6 +9,7 @@ fraction compares against DRAM copy bandwidth only as an upper-bound reference.
 
 from __future__ import annotations
 
+import os
 import time
 
 import numpy as np
@@ -39,6 +40,7 @@ def kernel_throughput(K=50, V=5000, N=200, n_docs=4, n_temps=400, seed=0) -> lis
         "left-to-right": lambda: ais.left_to_right(m1, docs, n_temps=n_temps),
     }
     peaks = machine_peaks()
+    load = os.getloadavg()[0]  # the machine is shared: record how busy it was
     rows = []
     for name, fn in cases.items():
         fn()
@@ -69,6 +71,8 @@ def kernel_throughput(K=50, V=5000, N=200, n_docs=4, n_temps=400, seed=0) -> lis
                 "frac_copy_bandwidth": bytes_ / 1e9 / peaks["copy_bandwidth_gbs"],
                 "gemm_gflops_machine": peaks["gemm_gflops"],
                 "copy_bandwidth_gbs_machine": peaks["copy_bandwidth_gbs"],
+                "loadavg_1min": load,
+                "cpu_count": peaks["cpu_count"],
             }
         )
     return rows

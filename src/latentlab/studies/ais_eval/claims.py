@@ -312,7 +312,9 @@ def build(
             our_value=float(it_small - base_big),
             how="ge",
             tolerance=0.0,
-            note=f"mean LL per doc over the later half of the snapshots; n={n_small}, 10n={n_big}",
+            note=f"mean LL per doc over the later half of the snapshots; n={n_small}, 10n={n_big}; "
+            "S=1: the per-link AIS bias adds up over the snapshot links when consecutive "
+            "snapshots (single CGS samples) keep moving",
             **kw,
         )
         var = df.groupby(["method", "n_temps", "iteration", "doc"])["loglik"].var(ddof=1)
