@@ -165,7 +165,8 @@ def build(p: dict, inputs: dict, seed: int) -> Ledger:
     ]
     seen = set()
     figs = [(f, p["curves"][f], f"curves_{f}") for f in ("fig4_3", "fig4_4", "fig4_5")]
-    figs += [(f"fig4_3_{d}", d, f"curves_extra_{d}") for d in p["curves"].get("extra_datasets", [])]
+    extra = p["curves"].get("extra_datasets", [])
+    figs += [(f"fig4_3 ({d})", d, f"curves_extra_{d}") for d in extra]
     for fig, ds, key in figs:
         if ds in seen:  # one row per dataset; the figures share the curves
             continue
