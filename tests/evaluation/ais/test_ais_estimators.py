@@ -195,8 +195,10 @@ def test_completion_identity(setup):
 # ----------------------------------------------------------------------------- numba vs numpy
 
 
-def test_kernels_match_reference_draw_for_draw():
-    m1, m2 = _model(21), _model(22)
+@pytest.mark.parametrize("K", [3, 6, 9])
+def test_kernels_match_reference_draw_for_draw(K):
+    # K = 3: tail of the categorical scan only; K = 6, 9: blocks of 4 plus tail
+    m1, m2 = _model(21, K=K), _model(22, K=K)
     w = _docs(23, n_docs=1, N=7)[0]
     s = int(doc_seeds(99, 1)[0])
 

@@ -32,7 +32,7 @@ from latentlab.evaluation.ais.rng import uniform
 @njit(cache=True, inline="always")
 def _draw(p, K, st):
     """Index k with probability p[k] / sum(p): the total is summed in 4 interleaved lanes
-    (independent adds, so the loop pipelines), then a sequential cumulative scan."""
+    (independent adds, so the loop pipelines), then a cumulative scan by blocks of 4."""
     t0 = 0.0
     t1 = 0.0
     t2 = 0.0
@@ -49,11 +49,20 @@ def _draw(p, K, st):
         k += 1
     tot = (t0 + t1) + (t2 + t3)
     u = uniform(st) * tot
+    # scan blocks of 4 (short dependency chain), then within the block
     acc = 0.0
-    for k in range(K - 1):
+    k = 0
+    while k + 3 < K:
+        blk = (p[k] + p[k + 1]) + (p[k + 2] + p[k + 3])
+        if u < acc + blk:
+            break
+        acc += blk
+        k += 4
+    while k < K - 1:
         acc += p[k]
         if u < acc:
             return k
+        k += 1
     return K - 1
 
 

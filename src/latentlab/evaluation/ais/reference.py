@@ -90,7 +90,7 @@ def brute_force_log_evidence(words, phi, alpha) -> float:
 
 
 def _draw(p: np.ndarray, rng: PyRng) -> int:
-    """Same 4-lane total and sequential cumulative scan as ``kernels._draw``."""
+    """Same 4-lane total and block-of-4 cumulative scan as ``kernels._draw``."""
     t = [0.0, 0.0, 0.0, 0.0]
     K = len(p)
     k4 = K - K % 4
@@ -101,10 +101,18 @@ def _draw(p: np.ndarray, rng: PyRng) -> int:
     tot = (t[0] + t[1]) + (t[2] + t[3])
     u = rng() * tot
     acc = 0.0
-    for k in range(K - 1):
+    k = 0
+    while k + 3 < K:
+        blk = (p[k] + p[k + 1]) + (p[k + 2] + p[k + 3])
+        if u < acc + blk:
+            break
+        acc += blk
+        k += 4
+    while k < K - 1:
         acc += p[k]
         if u < acc:
             return k
+        k += 1
     return K - 1
 
 

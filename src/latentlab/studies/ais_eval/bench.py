@@ -1,5 +1,7 @@
 """Throughput of the annealing kernels (token-level Gibbs updates per second, one thread,
-K = 50) against the machine's measured copy bandwidth and GEMM peak.
+K = 50) against the machine's measured copy bandwidth and GEMM peak. ``updates_per_s`` is
+per CPU-second of the (single-threaded) kernel; the wall-clock rate and the 1-minute load
+average are recorded beside it because the machine is shared.
 
 Work model per token update of the convex-path kernel at K topics (an estimate, stated in
 the output): reads 4K doubles (two Phi rows, n_k, alpha_b) = 32K bytes, ~6K flops
@@ -45,13 +47,17 @@ def kernel_throughput(K=50, V=5000, N=200, n_docs=4, n_temps=400, seed=0) -> lis
     for name, fn in cases.items():
         fn()
         best = np.inf
+        best_cpu = np.inf
         upd = 0
-        for _ in range(3):
-            t0 = time.perf_counter()
+        for _ in range(5):
+            t0, c0 = time.perf_counter(), time.process_time()
             e = fn()
             best = min(best, time.perf_counter() - t0)
+            best_cpu = min(best_cpu, time.process_time() - c0)
             upd = int(e.updates.sum())
-        rate = upd / best
+        # On a shared machine wall time includes time the process waited for a core;
+        # CPU time (one thread) is the kernel's own speed. Fractions use the CPU-time rate.
+        rate = upd / max(best_cpu, 1e-9)
         flops = 6 * K * rate
         bytes_ = 32 * K * rate
         rows.append(
@@ -62,6 +68,8 @@ def kernel_throughput(K=50, V=5000, N=200, n_docs=4, n_temps=400, seed=0) -> lis
                 "threads": 1,
                 "updates": upd,
                 "seconds": best,
+                "cpu_seconds": best_cpu,
+                "updates_per_s_wall": upd / best,
                 "updates_per_s": rate,
                 "goal_updates_per_s": 20e6,
                 "meets_goal": bool(rate >= 20e6),
