@@ -47,6 +47,11 @@ def corpus_ratio(df: pd.DataFrame) -> pd.Series:
     return pd.Series(out)
 
 
+def mean_updates(df: pd.DataFrame) -> pd.Series:
+    """Token-level Gibbs updates per document and run (both models for LR / Std AIS)."""
+    return df.groupby("method")["updates"].mean()
+
+
 def pct_prefer(df: pd.DataFrame) -> pd.Series:
     """% of documents with perp ratio < 1 (model 1 preferred), averaged over runs."""
     return (
@@ -79,6 +84,7 @@ def table5_2(raws: dict, out_csv, out_md, meta):
     for stat, fn in (
         ("variance of per-document perplexity ratio", doc_variance),
         ("corpus-level perplexity ratio", corpus_ratio),
+        ("token-level Gibbs updates per document and run", mean_updates),
     ):
         for (role, dataset), df in raws.items():
             for regime in ("cheap", "expensive"):
