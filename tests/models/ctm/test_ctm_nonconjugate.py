@@ -197,3 +197,15 @@ def test_numba_delta_matches_scipy():
         # the outer alternation converges linearly: same fixed point, compared loosely in m
         assert np.allclose(a.m, b.m, atol=1e-3) and np.allclose(a.V, b.V, rtol=1e-3)
         assert np.isclose(a.bound, b.bound, rtol=1e-8)
+
+
+def test_numba_bl_matches_scipy_cg():
+    """The numba BL kernel (Newton for lambda) reaches the ctm-c/CG reference's optimum."""
+    docs, _ = synthetic_ctm(6, 50, 5, 40, seed=12)
+    lb = R.init_topics(5, 50, 5)
+    pr = _prior(4, 6)
+    for ids, cnt in docs:
+        a = R.bl_doc(ids, cnt, lb, pr, tol=1e-10, use_numba=True)
+        b = R.bl_doc(ids, cnt, lb, pr, tol=1e-10, use_numba=False)
+        assert np.isclose(a.bound, b.bound, rtol=1e-6)
+        assert np.allclose(a.m, b.m, atol=1e-3) and np.allclose(a.V, b.V, rtol=1e-3)

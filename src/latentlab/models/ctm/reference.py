@@ -263,7 +263,7 @@ def delta_doc(
     """Delta-method VI for one CTM document (Sec. 3.2, Eq. 17), diagonal V, L-BFGS on m.
 
     ``use_numba``: the numba kernel (own L-BFGS, Armijo backtracking, same stopping rule
-    max |grad| < gtol); otherwise scipy's L-BFGS-B. Both reach the same stationary points.
+    max |grad| < gtol * max(N, 1)); otherwise scipy's L-BFGS-B. Both reach the same stationary points.
     """
     counts = np.asarray(counts, dtype=float)
     N = float(counts.sum())
@@ -304,7 +304,13 @@ def delta_doc(
             def obj(x, v=v, nbar=nbar):
                 return -delta_g(x, v, nbar, N, prior), -delta_g_grad(x, v, nbar, N, prior)
 
-            res = minimize(obj, m, jac=True, method="L-BFGS-B", options={"gtol": gtol})
+            res = minimize(
+                obj,
+                m,
+                jac=True,
+                method="L-BFGS-B",
+                options={"gtol": gtol * max(N, 1.0), "maxiter": 200},
+            )
             m = res.x
             p = softmax(m)
             v = 1.0 / (N * p * (1 - p) + Pd)
@@ -358,13 +364,23 @@ def _bl_opt_nu2(lam, nu2, zeta, N, Pd, init=10.0, thresh=1e-10, max_iter=100):
 
 
 def bl_doc(
-    ids, counts, logbeta, prior: Prior, *, tol=1e-6, max_iter=100, cg_gtol=1e-6, lam0=None
+    ids,
+    counts,
+    logbeta,
+    prior: Prior,
+    *,
+    tol=1e-6,
+    max_iter=100,
+    cg_gtol=1e-6,
+    lam0=None,
+    use_numba=True,
 ) -> DocFit:
     """Blei & Lafferty (2007) per-document variational inference (ctm-c ``var_inference``).
 
     Order per iteration (digest §3.1): zeta, lambda (CG), zeta, nu^2 (Newton, log space),
     zeta, phi; stop when |dL/L| < tol. Initialisation: lambda = 0, nu^2 = 10, zeta = 10,
-    phi = 1/K. ``prior`` is (K-1)-dimensional.
+    phi = 1/K. ``prior`` is (K-1)-dimensional. ``use_numba``: the kernel in :mod:`.kernels`
+    (lambda by damped Newton on the same concave objective); otherwise scipy CG as in ctm-c.
     """
     counts = np.asarray(counts, dtype=float)
     N = float(counts.sum())
@@ -372,6 +388,24 @@ def bl_doc(
     K = logbeta.shape[0]
     Pd = np.diag(prior.P)
     lam = np.zeros(K - 1) if lam0 is None else np.array(lam0, dtype=float)
+    if use_numba:
+        from latentlab.models.ctm.kernels import bl_doc_nb
+
+        lam, nu2, log_phi, zeta, trace, it = bl_doc_nb(
+            counts,
+            np.ascontiguousarray(lbw),
+            prior.mu,
+            prior.P,
+            prior.logdet,
+            lam,
+            tol,
+            max_iter,
+            cg_gtol,
+            10.0,
+        )
+        if not np.isfinite(trace).all():
+            raise DivergenceError("CTM BL bound", int(it))
+        return DocFit(lam, nu2, log_phi, float(trace[-1]), int(it), trace.tolist(), zeta=zeta)
     nu2 = np.full(K - 1, 10.0)
     log_phi = np.full((len(ids), K), -np.log(K))
     zeta = 10.0

@@ -21,6 +21,15 @@ from latentlab.studies.nonconjugate_vi.data import load_ctm_corpus
 log = logging.getLogger(__name__)
 
 
+def warmup() -> None:
+    """Compile the numba kernels on a toy document so no timing includes JIT compilation."""
+    rng = np.random.default_rng(0)
+    lb = np.log(rng.dirichlet(np.ones(8), size=3))
+    ids, cnt = np.arange(4), np.ones(4)
+    for meth in R.METHODS:
+        R.infer_doc(meth, ids, cnt, lb, R.initial_model(meth, lb).prior)
+
+
 def method_opts(c: dict, method: str) -> dict:
     """Per-document inference settings from the config (digest §1.7 [GAP] defaults)."""
     if method == "bl":
@@ -54,6 +63,7 @@ def _fit_one(job):
 
 def _fit_one_inner(job):
     train, obs, held, V, K, seed, method, c = job
+    warmup()
     lb0 = R.init_topics(K, V, seed)
     t0 = time.perf_counter()
     model, hist, _ = R.variational_em(
@@ -269,6 +279,7 @@ def fig6(p: dict, out: dict) -> None:
     train, obs, held, V, info = prepare_corpus(spec, c, p["base_seed"], p.get("run", "smoke"))
     K = int(f6["K"])
     lb0 = R.init_topics(K, V, p["base_seed"] + K)
+    warmup()
     rows = []
     for meth in f6.get("methods", ["laplace", "delta"]):
         opts = method_opts(c, meth)
@@ -319,6 +330,7 @@ def bench_ctm(p: dict) -> list[dict]:
     spec = next(s for s in c["corpora"] if s["name"] == b["corpus"])
     train, obs, held, V, info = prepare_corpus(spec, c, p["base_seed"], p.get("run", "smoke"))
     train = train[: int(b.get("n_docs", 200))]
+    warmup()
     rows = []
     for K in b["K"]:
         lb0 = R.init_topics(int(K), V, p["base_seed"] + int(K))
