@@ -130,6 +130,13 @@ def table5_3(raws: dict, out_csv, out_md, meta):
                     *_order(pd.Series(corr)),
                 ]
             )
+            rows.append(
+                [
+                    "token-level Gibbs updates per document and run",
+                    _label(role, dataset, regime),
+                    *_order(mean_updates(g)),
+                ]
+            )
     t = pd.DataFrame(rows, columns=["statistic", "corpus", *[METHOD_LABELS[m] for m in METHODS]])
     write_table(t, out_csv, out_md, {**meta, **CONVENTIONS}, floatfmt=".4g", allow_nan=True)
     return t
