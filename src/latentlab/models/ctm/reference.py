@@ -263,7 +263,7 @@ def delta_doc(
     """Delta-method VI for one CTM document (Sec. 3.2, Eq. 17), diagonal V, L-BFGS on m.
 
     ``use_numba``: the numba kernel (own L-BFGS, Armijo backtracking, same stopping rule
-    max |grad| < gtol * max(N, 1)); otherwise scipy's L-BFGS-B. Both reach the same stationary points.
+    max |grad| < gtol * max(N, 1)); otherwise scipy L-BFGS-B (same stationary points).
     """
     counts = np.asarray(counts, dtype=float)
     N = float(counts.sum())

@@ -73,7 +73,8 @@ def load_ctm_corpus(spec: dict, seed: int, run: str = "smoke"):
         raise DataError(path, "no documents left after subsampling/pruning")
     V = sub.n_vocab if keep is None else len(keep)
     info = {
-        "data_kind": "real",
+        "data_kind": spec.get("data_kind", "real"),
+        "stands_in_for": spec.get("stands_in_for"),
         "dataset": spec.get("dataset"),
         "n_docs_source": X.n_docs,
         "n_docs_used": len(docs),
