@@ -170,6 +170,7 @@ def fig_scatter(df: pd.DataFrame, title: str, png, csv, meta):
                     {"regime": regime, "n_temps": n, "panel": name, "doc": d, "x": a, "y": b}
                 )
     fig.suptitle(title, fontsize=8)
+    fig.tight_layout(rect=(0, 0, 1, 0.96))
     write_figure(fig, png, pd.DataFrame(out), csv, {**meta, **CONVENTIONS})
 
 
