@@ -40,28 +40,62 @@ def _f(t, nbar, N, mu, P):
 
 
 @njit(cache=True)
+def _chol_solve(L, b):
+    """Solve (L L^T) x = b with the lower Cholesky factor L (forward + back substitution)."""
+    n = b.shape[0]
+    y = np.empty(n)
+    for i in range(n):
+        s = b[i]
+        for j in range(i):
+            s -= L[i, j] * y[j]
+        y[i] = s / L[i, i]
+    x = np.empty(n)
+    for i in range(n - 1, -1, -1):
+        s = y[i]
+        for j in range(i + 1, n):
+            s -= L[j, i] * x[j]
+        x[i] = s / L[i, i]
+    return x
+
+
+@njit(cache=True)
+def _neg_hess(x, N, P):
+    """-H = N (diag pi - pi pi^T) + P (Appendix B)."""
+    K = x.shape[0]
+    mx = x.max()
+    p = np.exp(x - mx)
+    p /= p.sum()
+    negH = np.empty((K, K))
+    for i in range(K):
+        for j in range(K):
+            negH[i, j] = P[i, j] - N * p[i] * p[j]
+        negH[i, i] += N * p[i]
+    return negH, p
+
+
+@njit(cache=True)
 def laplace_doc_nb(counts, lbw, mu, P, logdetS, m0, tol, max_iter, newton_tol, max_newton):
-    """Returns (m, V, log_phi, trace[:n_iter], n_iter)."""
+    """Returns (m, V, log_phi, trace[:n_iter], n_iter).
+
+    Newton steps solve with the Cholesky factor of -H (also giving log|V| = -log|-H| for the
+    Eq. 21 trace); V = (-H)^-1 is formed once, after the last iteration.
+    """
     U, K = lbw.shape
     N = counts.sum()
     m = m0.copy()
     log_phi = np.empty((U, K))
     _phi(m, lbw, log_phi)
     trace = np.empty(max_iter)
-    V = np.eye(K)
-    negH = np.eye(K)
+    L = np.eye(K)
     it = 0
     for it in range(1, max_iter + 1):
         nbar = counts @ np.exp(log_phi)
         x = m.copy()
+        negH, p = _neg_hess(x, N, P)
+        L = np.linalg.cholesky(negH)
         for _ in range(max_newton):
-            mx = x.max()
-            p = np.exp(x - mx)
-            p /= p.sum()
-            r = x - mu
-            g = nbar - N * p - P @ r
-            negH = N * (np.diag(p) - np.outer(p, p)) + P
-            step = np.linalg.solve(negH, g)
+            g = nbar - N * p - P @ (x - mu)
+            step = _chol_solve(L, g)
             dec = g @ step
             if dec / 2.0 < newton_tol:
                 break
@@ -78,15 +112,9 @@ def laplace_doc_nb(counts, lbw, mu, P, logdetS, m0, tol, max_iter, newton_tol, m
             if not moved:
                 break
             x = xn
-        # negH at the final x
-        mx = x.max()
-        p = np.exp(x - mx)
-        p /= p.sum()
-        negH = N * (np.diag(p) - np.outer(p, p)) + P
-        L = np.linalg.cholesky(negH)
+            negH, p = _neg_hess(x, N, P)
+            L = np.linalg.cholesky(negH)
         logdet_negH = 2.0 * np.log(np.diag(L)).sum()
-        V = np.linalg.inv(negH)
-        V = 0.5 * (V + V.T)
         dm = np.sqrt(((x - m) ** 2).sum())
         nm = max(np.sqrt((m**2).sum()), 1.0)
         m = x
@@ -102,6 +130,8 @@ def laplace_doc_nb(counts, lbw, mu, P, logdetS, m0, tol, max_iter, newton_tol, m
         trace[it - 1] = fm - 0.5 * K - 0.5 * logdet_negH + 0.5 * K * (1.0 + LOG2PI) + ent
         if dm / nm < tol:
             break
+    Linv = np.linalg.inv(L)
+    V = Linv.T @ Linv
     return m, V, log_phi, trace[:it], it
 
 
