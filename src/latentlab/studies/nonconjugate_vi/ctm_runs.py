@@ -374,4 +374,100 @@ def bench_ctm(p: dict) -> list[dict]:
                     "n": len(train),
                 }
             )
+    if b.get("tomotopy_K"):
+        full_train, obs_all, held_all, _, _ = prepare_corpus(
+            spec, c, p["base_seed"], p.get("run", "smoke")
+        )
+        rows.extend(bench_tomotopy(full_train, obs_all, held_all, V, b, c, spec, info, p))
     return rows
+
+
+def bench_tomotopy(train, obs, held, V, b, c, spec, info, p) -> list[dict]:
+    """tomotopy.CTModel vs our Laplace VI on the same split and K: held-out per-word log
+    likelihood (document completion, plug-in predictive for both) and training wall time.
+    tomotopy is imported lazily; without it no rows are written (logged)."""
+    try:
+        import tomotopy as tp
+    except ImportError:
+        log.info("tomotopy not installed: CTModel comparison skipped")
+        return []
+    K = int(b["tomotopy_K"])
+    seed = p["base_seed"] + K
+    mdl = tp.CTModel(k=K, seed=seed)
+    for ids, cnt in train:
+        mdl.add_doc([str(w) for w, n in zip(ids, cnt.astype(int), strict=True) for _ in range(n)])
+    t0 = time.perf_counter()
+    mdl.train(int(b.get("tomotopy_iters", 200)), workers=1)
+    t_tp = time.perf_counter() - t0
+    vocab = {w: i for i, w in enumerate(mdl.used_vocabs)}
+    phi = np.stack([mdl.get_topic_word_dist(k) for k in range(K)])
+    # evaluate both models on the held-out tokens whose word occurs in the training documents
+    # (tomotopy has no parameters for unseen words)
+    held = [
+        (h[np.isin(h, [int(w) for w in vocab])], c_[np.isin(h, [int(w) for w in vocab])])
+        for h, c_ in held
+    ]
+    tot, ntok = 0.0, 0
+    for (ids, cnt), (hids, hcnt) in zip(obs, held, strict=True):
+        words = [
+            str(w)
+            for w, n in zip(ids, cnt.astype(int), strict=True)
+            for _ in range(n)
+            if str(w) in vocab
+        ]
+        doc = mdl.make_doc(words)
+        mdl.infer(doc, iterations=int(b.get("tomotopy_infer_iters", 100)), workers=1)
+        theta = np.asarray(doc.get_topic_dist())
+        cols = np.array([vocab.get(str(w), -1) for w in hids])
+        pw = np.full(len(hids), 1e-300)
+        ok = cols >= 0
+        pw[ok] = np.maximum(theta @ phi[:, cols[ok]], 1e-300)
+        tot += float(hcnt @ np.log(pw))
+        ntok += int(hcnt.sum())
+    lb0 = R.init_topics(K, V, seed)
+    t0 = time.perf_counter()
+    model, hist, _ = R.variational_em(
+        train,
+        lb0,
+        "laplace",
+        max_iter=int(b.get("laplace_em_iters", 10)),
+        tol=float(c.get("em_tol", 1e-3)),
+        opts=method_opts(c, "laplace"),
+    )
+    t_lap = time.perf_counter() - t0
+    s_l, n_l = R.heldout_loglik(model, obs, held, opts=method_opts(c, "laplace"))
+    base = {"K": K, "dataset": spec["name"], "data_kind": info["data_kind"]}
+    return [
+        {
+            "what": "heldout_per_word",
+            "method": "tomotopy_CTModel",
+            **base,
+            "value": tot / ntok,
+            "unit": "nats/word",
+            "n": ntok,
+        },
+        {
+            "what": "train_time",
+            "method": "tomotopy_CTModel",
+            **base,
+            "value": t_tp,
+            "unit": "s",
+            "n": int(b.get("tomotopy_iters", 200)),
+        },
+        {
+            "what": "heldout_per_word",
+            "method": "laplace",
+            **base,
+            "value": s_l / n_l,
+            "unit": "nats/word",
+            "n": n_l,
+        },
+        {
+            "what": "train_time",
+            "method": "laplace",
+            **base,
+            "value": t_lap,
+            "unit": "s",
+            "n": len(hist),
+        },
+    ]
