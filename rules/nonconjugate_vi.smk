@@ -8,9 +8,7 @@ NCV_LOG = f"{LOGS}/nonconjugate_vi"
 NCV_BENCH = f"{BENCH}/nonconjugate_vi"
 NCV_CORPORA = [c["name"] for c in NCV["ctm"]["corpora"]]
 NCV_RES = NCV.get("resources", {})
-NCV_FIGS = [
-    f"{NCV_OUT}/{f}.png" for f in ("fig2", "fig5a", "fig5b", "fig6a", "fig6b")
-]
+NCV_FIGS = [f"{NCV_OUT}/{f}.png" for f in ("fig2", "fig5a", "fig5b", "fig6a", "fig6b")]
 STUDY_FIGURES["nonconjugate_vi"] = NCV_FIGS
 
 
