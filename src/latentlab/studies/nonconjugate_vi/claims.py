@@ -142,6 +142,14 @@ def exact_checks(seed: int) -> dict:
     return out
 
 
+def _numeric(df: pd.DataFrame) -> pd.DataFrame:
+    """Table columns with 'n/a' cells back to floats (NaN where not applicable)."""
+    for col in df.columns:
+        if col.startswith(("paper_", "p_")):
+            df[col] = pd.to_numeric(df[col], errors="coerce")
+    return df
+
+
 def _fd(fun, x, h=1e-6):
     return np.array([(fun(x + h * e) - fun(x - h * e)) / (2 * h) for e in np.eye(len(x))])
 
@@ -434,7 +442,7 @@ def build_claims(p: dict, inp: dict, out_csv: str) -> pd.DataFrame:
         )
 
     # C13, C14 and Table 1 values
-    t1 = pd.read_csv(inp["table1"])
+    t1 = _numeric(pd.read_csv(inp["table1"]))
     for ds, g in t1.groupby("dataset"):
         kind = g.data_kind.iloc[0]
         gi = g.set_index("method")
@@ -496,7 +504,7 @@ def build_claims(p: dict, inp: dict, out_csv: str) -> pd.DataFrame:
         _paper_rows(led, g, "T1", "Table 1", ds, kind, ["method"], acc_tol=2.0, ll_tol=0.05)
 
     # C15 and Table 2 values
-    t2 = pd.read_csv(inp["table2"])
+    t2 = _numeric(pd.read_csv(inp["table2"]))
     tests = pd.read_csv(inp["table2_tests"])
     kind = t2.data_kind.iloc[0]
     ds = "school" if kind == "real" else "synthetic_school"
