@@ -14,7 +14,7 @@ bit-identical results, and a run is determined by its seed.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 
 # --------------------------------------------------------------------- CGS (Eq. 4.21)
@@ -243,6 +243,119 @@ def scvb0_minibatch(
                         v = c * g[k]
                         acc[w, k] += v
                         accZ[k] += v
+    return n_t
+
+
+@njit(cache=True)
+def _scvb0_doc(d, j, indptr, wids, cnts, doclen, M, scale, alpha, beta, inv, n_burn,
+               rho_theta, theta0, acc, accZ, g, nth):  # fmt: skip
+    """The passes of one document of :func:`scvb0_minibatch` (its inner body)."""
+    K = inv.shape[0]
+    Cd = doclen[d]
+    for k in range(K):
+        nth[k] = Cd * theta0[j, k]
+    t = 0
+    for p in range(n_burn + 1):
+        final = p == n_burn
+        for e in range(indptr[d], indptr[d + 1]):
+            w = wids[e]
+            m = cnts[e]
+            tot = 0.0
+            for k in range(K):
+                v = (nth[k] + alpha[k]) * (scale * M[w, k] + beta) * inv[k]
+                g[k] = v
+                tot += v
+            rho = rho_theta[t]
+            t += 1
+            if m == 1:
+                keep = 1.0 - rho
+                c = rho * Cd / tot
+            else:
+                keep = (1.0 - rho) ** m
+                c = Cd * (1.0 - keep) / tot
+            for k in range(K):
+                nth[k] = keep * nth[k] + c * g[k]
+            if final:
+                c = m / tot
+                for k in range(K):
+                    v = c * g[k]
+                    acc[w, k] += v
+                    accZ[k] += v
+
+
+@njit(cache=True)
+def split_by_work(docs, indptr, n_blocks):
+    """Block boundaries (length n_blocks + 1) cutting ``docs`` into contiguous runs of
+    about equal numbers of CSR entries (deterministic given its inputs)."""
+    n = docs.shape[0]
+    tot = 0
+    for j in range(n):
+        tot += indptr[docs[j] + 1] - indptr[docs[j]]
+    b = np.zeros(n_blocks + 1, dtype=np.int64)
+    b[n_blocks] = n
+    acc = 0
+    cur = 1
+    for j in range(n):
+        acc += indptr[docs[j] + 1] - indptr[docs[j]]
+        while cur < n_blocks and acc * n_blocks >= cur * tot:
+            b[cur] = j + 1
+            cur += 1
+    while cur < n_blocks:
+        b[cur] = n
+        cur += 1
+    return b
+
+
+@njit(cache=True, parallel=True)
+def scvb0_minibatch_parallel(
+    docs, indptr, wids, cnts, doclen, M, scale, NZ, alpha, beta, beta_sum,
+    n_burn, rho_theta, theta0, acc, accZ, touched, touched_list, acc_extra, accZ_extra,
+):  # fmt: skip
+    """:func:`scvb0_minibatch` with the minibatch's documents split into
+    ``acc_extra.shape[0] + 1`` contiguous blocks (:func:`split_by_work`) processed in
+    parallel (numba ``prange``). Documents of a minibatch only read N^Phi and N^Z, which
+    are fixed during the minibatch, so they are independent; block 0 accumulates into
+    ``acc``/``accZ``, block b > 0 into ``acc_extra[b - 1]``/``accZ_extra[b - 1]``, which
+    are then added to ``acc`` in block order over the touched rows (and cleared). The
+    result equals the serial kernel's up to the order of the floating-point sums, and is
+    a deterministic function of the inputs and the number of blocks (not of the thread
+    scheduler). Returns the number of touched words."""
+    K = NZ.shape[0]
+    n_blocks = acc_extra.shape[0] + 1
+    inv = np.empty(K)
+    for k in range(K):
+        inv[k] = 1.0 / (NZ[k] + beta_sum)
+    bounds = split_by_work(docs, indptr, n_blocks)
+    for b in prange(n_blocks):
+        g = np.empty(K)
+        nth = np.empty(K)
+        for j in range(bounds[b], bounds[b + 1]):
+            if b == 0:
+                _scvb0_doc(docs[j], j, indptr, wids, cnts, doclen, M, scale, alpha, beta,
+                           inv, n_burn, rho_theta, theta0, acc, accZ, g, nth)  # fmt: skip
+            else:
+                _scvb0_doc(docs[j], j, indptr, wids, cnts, doclen, M, scale, alpha, beta,
+                           inv, n_burn, rho_theta, theta0, acc_extra[b - 1],
+                           accZ_extra[b - 1], g, nth)  # fmt: skip
+    n_t = 0
+    for j in range(docs.shape[0]):
+        d = docs[j]
+        for e in range(indptr[d], indptr[d + 1]):
+            w = wids[e]
+            if not touched[w]:
+                touched[w] = True
+                touched_list[n_t] = w
+                n_t += 1
+    for i in prange(n_t):
+        w = touched_list[i]
+        for b in range(n_blocks - 1):
+            for k in range(K):
+                acc[w, k] += acc_extra[b, w, k]
+                acc_extra[b, w, k] = 0.0
+    for b in range(n_blocks - 1):
+        for k in range(K):
+            accZ[k] += accZ_extra[b, k]
+            accZ_extra[b, k] = 0.0
     return n_t
 
 

@@ -42,6 +42,10 @@ class SCVB0:
     Initialisation (AMBIG, digest 4.3): G ~ Gamma(100, 1/100) elementwise and
     N^Phi = C G / sum G (``init='corpus'``: total mass C, the digest's recommendation) or
     N^Phi = G (``init='hoffman'``: the scale of Hoffman's lambda initialisation, as SVB).
+    ``threads > 1``: the documents of a minibatch are split into ``threads`` contiguous
+    blocks processed in parallel (:func:`kernels.scvb0_minibatch_parallel`); the same
+    iterates as ``threads=1`` up to the order of floating-point sums, deterministic for a
+    given ``threads``.
     """
 
     def __init__(
@@ -57,6 +61,7 @@ class SCVB0:
         phi_clock: str = "minibatch",
         init: str = "corpus",
         seed: int = 0,
+        threads: int = 1,
     ):
         self.K = check_K(K)
         self.alpha = check_alpha(alpha, self.K)
@@ -77,6 +82,9 @@ class SCVB0:
             raise ConfigError("init", f"must be 'corpus' or 'hoffman', got {init!r}")
         self.init = init
         self.seed = int(seed)
+        if int(threads) < 1:
+            raise ConfigError("threads", f"must be >= 1, got {threads}")
+        self.threads = int(threads)
 
     # ------------------------------------------------------------------ set-up
     def initialize(self, corpus) -> SCVB0:
@@ -103,6 +111,9 @@ class SCVB0:
         self.n_z = self.Msum.copy()
         self.acc = np.zeros((W, self.K))
         self.accZ = np.zeros(self.K)
+        # per-block accumulators of the parallel kernel (block 0 uses acc/accZ)
+        self._acc_extra = np.zeros((self.threads - 1, W, self.K))
+        self._accZ_extra = np.zeros((self.threads - 1, self.K))
         self.touched = np.zeros(W, dtype=np.bool_)
         self.touched_list = np.zeros(W, dtype=np.int64)
         max_entries = int(np.diff(self.indptr).max(initial=1))
@@ -134,11 +145,18 @@ class SCVB0:
         docs = np.asarray(docs, dtype=np.int64)
         e = self.rng.standard_exponential((len(docs), self.K))
         theta0 = e / e.sum(axis=1, keepdims=True)
-        n_t = kernels.scvb0_minibatch(
+        args = (
             docs, self.indptr, self.wids, self.cnts, self.doclen, self.M, self.scale,
             self.n_z, self.alpha, self.beta, self.W * self.beta, self.n_burn,
             self._rho_theta_tab, theta0, self.acc, self.accZ, self.touched, self.touched_list,
         )  # fmt: skip
+        if self.threads == 1:
+            n_t = kernels.scvb0_minibatch(*args)
+        else:
+            import numba
+
+            numba.set_num_threads(min(self.threads, numba.config.NUMBA_NUM_THREADS))
+            n_t = kernels.scvb0_minibatch_parallel(*args, self._acc_extra, self._accZ_extra)
         n_tok = float(self.doclen[docs].sum())
         self.t += 1 if self.phi_clock == "minibatch" else len(docs)
         rho = float(self.rho_phi(self.t))
