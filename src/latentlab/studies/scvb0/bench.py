@@ -4,6 +4,7 @@ scikit-learn, gensim and tomotopy when they are installed (optional extras)."""
 from __future__ import annotations
 
 import logging
+import os
 import time
 
 import numpy as np
@@ -27,18 +28,89 @@ def _state_mb(*arrays) -> float:
     return sum(a.nbytes for a in arrays if isinstance(a, np.ndarray)) / 2**20
 
 
+def _load() -> float:
+    return os.getloadavg()[0]
+
+
+def use_workqueue_threads() -> str:
+    """Select numba's ``workqueue`` threading layer for this (bench) process if no
+    parallel kernel has run yet. Measured on the shared 2-core machine (load > 4): with
+    OpenMP, every SCVB0 minibatch (~2 ms of work at K = 100) paid a ~20 ms barrier wait
+    for a descheduled worker; workqueue threads do not. Returns the layer in use."""
+    import numba
+
+    try:
+        return numba.threading_layer()  # already chosen by an earlier parallel launch
+    except ValueError:
+        numba.config.THREADING_LAYER = "workqueue"
+        return "workqueue"
+
+
+def tomotopy_model(corpus, K: int, alpha: float, beta: float, seed: int):
+    """tomotopy.LDAModel on the same tokens (None if tomotopy is not installed); alpha
+    optimisation off (``optim_interval=0``) like our CGS rows."""
+    try:
+        import tomotopy as tp
+    except ImportError:  # pragma: no cover
+        log.warning("tomotopy not installed; CGS side-by-side skipped")
+        return None
+    mdl = tp.LDAModel(k=K, alpha=alpha, eta=beta, seed=seed)
+    mdl.optim_interval = 0
+    for j in range(corpus.n_docs):
+        ids, cts = corpus.doc(j)
+        if len(ids):
+            mdl.add_doc([corpus.vocab[w] for w in np.repeat(ids, cts)])
+    return mdl
+
+
+def cgs_vs_tomotopy(corpus, K, alpha, beta, seed, seconds, warm=1, turn=2):
+    """Our CGS and tomotopy.LDAModel (1 worker) timed back to back in the same process:
+    after ``warm`` sweeps each (initialisation included, not timed), turns of ``turn``
+    sweeps alternate between the two until each has run for ``seconds``. Returns
+    ``(cgs, secs, sweeps, secs_tomotopy, sweeps_tomotopy)``; tomotopy's are None when
+    it is not installed."""
+    cgs = CGS(K, alpha, beta, optimize_interval=0, seed=seed).initialize(corpus)
+    mdl = tomotopy_model(corpus, K, alpha, beta, seed)
+    for _ in range(warm):
+        cgs.step()
+    if mdl is not None:
+        mdl.train(warm, workers=1)
+    t_ours = t_tp = 0.0
+    n_ours = n_tp = 0
+    while True:
+        t0 = time.perf_counter()
+        for _ in range(turn):
+            cgs.step()
+        t_ours += time.perf_counter() - t0
+        n_ours += turn
+        if mdl is not None:
+            t0 = time.perf_counter()
+            mdl.train(turn, workers=1)
+            t_tp += time.perf_counter() - t0
+            n_tp += turn
+        if t_ours >= seconds and (mdl is None or t_tp >= seconds):
+            break
+    if mdl is None:
+        return cgs, t_ours, n_ours, None, None
+    return cgs, t_ours, n_ours, t_tp, n_tp
+
+
 def throughput(p: dict, corpus, K: int, seconds: float, seed: int) -> list[dict]:
-    """Tokens/s and documents/s of each algorithm at K topics (single thread: none of
-    the kernels is parallel)."""
+    """Tokens/s and documents/s of each algorithm at K topics, single thread, plus SCVB0
+    on 2 threads (its minibatch kernel is the one parallel kernel) and tomotopy's CGS
+    beside ours. Pairs that are compared (SCVB0 1 vs 2 threads, CGS vs tomotopy) are
+    timed in alternating turns in this process; ``speed_ratio`` is tokens/s over the
+    row named in ``ratio_baseline``, ``load_avg_1m`` the machine load after the row."""
     rows = []
     D, C, nnz = corpus.n_docs, corpus.n_tokens, corpus.nnz
     mb = min(p["minibatch"], D)
 
-    def add(name, docs, tokens, secs, state_mb, flops=None):
+    def add(name, docs, tokens, secs, state_mb, flops=None, threads=1):
         r = dict(
             algorithm=name,
             K=K,
-            threads=1,
+            threads=threads,
+            load_avg_1m=_load(),
             seconds=secs,
             docs_per_s=docs / secs,
             tokens_per_s=tokens / secs,
@@ -49,21 +121,37 @@ def throughput(p: dict, corpus, K: int, seconds: float, seed: int) -> list[dict]
             r["gflops"] = flops / secs / 1e9
         rows.append(r)
 
-    # stochastic methods: time budget
-    m = SCVB0(
-        K,
-        p["alpha"],
-        p["beta"],
-        minibatch=mb,
-        rho_phi=p["rho_phi"],
-        rho_theta=p["rho_theta"],
-        n_burn=p["n_burn"],
-        seed=seed,
-    )
-    m.fit(corpus, n_epochs=None, time_budget=seconds)
-    nnz_seen = m.tokens_seen / C * nnz
-    fl = nnz_seen * K * ((m.n_burn + 1) * FLOPS_SCVB0_PASS + FLOPS_SCVB0_FINAL)
-    add("SCVB0", m.docs_seen, m.tokens_seen, m.train_seconds, _state_mb(m.M, m.n_z, m.acc), fl)
+    # stochastic methods: time budget. SCVB0 on 1 and 2 threads (its only parallel
+    # kernel), run in alternating turns so that both see the same machine load.
+    threads = [1] + ([2] if int(p["bench"].get("max_threads", 2)) >= 2 else [])
+    ms = {
+        t: SCVB0(
+            K,
+            p["alpha"],
+            p["beta"],
+            minibatch=mb,
+            rho_phi=p["rho_phi"],
+            rho_theta=p["rho_theta"],
+            n_burn=p["n_burn"],
+            seed=seed,
+            threads=t,
+        ).initialize(corpus)
+        for t in threads
+    }
+    turn = seconds / 6
+    while any(m.train_seconds < seconds for m in ms.values()):
+        for m in ms.values():
+            if m.train_seconds < seconds:
+                m.resume(time_budget=min(seconds, m.train_seconds + turn))
+    for t, m in ms.items():
+        nnz_seen = m.tokens_seen / C * nnz
+        fl = nnz_seen * K * ((m.n_burn + 1) * FLOPS_SCVB0_PASS + FLOPS_SCVB0_FINAL)
+        st = _state_mb(m.M, m.n_z, m.acc, m._acc_extra)
+        add("SCVB0", m.docs_seen, m.tokens_seen, m.train_seconds, st, fl, threads=t)
+        if t > 1:
+            one, this = rows[-1 - threads.index(t)], rows[-1]
+            this["ratio_baseline"] = "SCVB0 (1 thread)"
+            this["speed_ratio"] = this["tokens_per_s"] / one["tokens_per_s"]
     for v in p["svb_variants"]:
         s = SVB(
             K,
@@ -90,8 +178,16 @@ def throughput(p: dict, corpus, K: int, seconds: float, seed: int) -> list[dict]
         _state_mb(s.L, s.acc, s.expElogbeta))  # fmt: skip
     # batch methods: whole sweeps, as many as fit in the budget (at least one)
     cap = float(p["bench"].get("max_state_mb", 1500))
+    cgs, t_ours, n_ours, t_tp, n_tp = cgs_vs_tomotopy(
+        corpus, K, p["alpha"], p["beta"], seed, seconds
+    )
+    add("CGS", n_ours * D, n_ours * C, t_ours, _state_mb(cgs.n_wk, cgs.n_dk, cgs.z))
+    if t_tp is not None:
+        add("tomotopy.LDAModel (CGS, 1 worker)", n_tp * D, n_tp * C, t_tp, np.nan)
+        ours, theirs = rows[-2], rows[-1]
+        ours["ratio_baseline"] = theirs["algorithm"]
+        ours["speed_ratio"] = ours["tokens_per_s"] / theirs["tokens_per_s"]
     for name, model in [
-        ("CGS", CGS(K, p["alpha"], p["beta"], optimize_interval=0, seed=seed)),
         ("CVB0 (clumped)", CVB0(K, p["alpha"], p["beta"], order=0, seed=seed)),
         ("CVB (2nd order, clumped)", CVB0(K, p["alpha"], p["beta"], order=2, seed=seed)),
         ("BatchVB", BatchVB(K, p["alpha"], p["beta"], max_local=1, tol=0.0, seed=seed)),
@@ -230,40 +326,19 @@ def compare_libraries(p: dict, q: dict, train, split, seed: int) -> list[dict]:
                 total_seconds=c[-1][0] if c else np.nan,
             )
         )
-    # CGS tokens/s vs tomotopy
-    cgs = CGS(K, alpha, p["beta"], optimize_interval=0, seed=seed).initialize(train)
-    cgs.step()
-    t0 = time.perf_counter()
-    for _ in range(int(q["cgs_iters"])):
-        cgs.step()
-    rows.append(
-        dict(
-            algorithm="CGS (latentlab)",
-            K=K,
-            comparison="cgs_tokens_per_s",
-            tokens_per_s=q["cgs_iters"] * train.n_tokens / (time.perf_counter() - t0),
-        )
+    # CGS tokens/s vs tomotopy, back to back in alternating turns
+    n_it = int(q["cgs_iters"])
+    _, t_ours, n_ours, t_tp, n_tp = cgs_vs_tomotopy(
+        train, K, alpha, p["beta"], seed, seconds=0.0, warm=int(q.get("cgs_warm", 1)), turn=n_it
     )
-    try:
-        import tomotopy as tp
-
-        mdl = tp.LDAModel(k=K, alpha=alpha, eta=p["beta"], seed=seed)
-        for j in range(train.n_docs):
-            ids, cts = train.doc(j)
-            mdl.add_doc([train.vocab[w] for w in np.repeat(ids, cts)])
-        mdl.train(1, workers=1)
-        t0 = time.perf_counter()
-        mdl.train(int(q["cgs_iters"]), workers=1)
-        rows.append(
-            dict(
-                algorithm="tomotopy.LDAModel",
-                K=K,
-                comparison="cgs_tokens_per_s",
-                tokens_per_s=q["cgs_iters"] * train.n_tokens / (time.perf_counter() - t0),
-            )
-        )
-    except ImportError:
-        log.warning("tomotopy not installed; comparison skipped")
+    ours = dict(algorithm="CGS (latentlab)", K=K, comparison="cgs_tokens_per_s", threads=1,
+                tokens_per_s=n_ours * train.n_tokens / t_ours, load_avg_1m=_load())  # fmt: skip
+    rows.append(ours)
+    if t_tp is not None:
+        tps = n_tp * train.n_tokens / t_tp
+        ours.update(ratio_baseline="tomotopy.LDAModel", speed_ratio=ours["tokens_per_s"] / tps)
+        rows.append(dict(algorithm="tomotopy.LDAModel", K=K, comparison="cgs_tokens_per_s",
+                         threads=1, tokens_per_s=tps, load_avg_1m=_load()))  # fmt: skip
     return rows
 
 
@@ -274,6 +349,12 @@ def run_bench(p: dict, datasets: dict, seed: int) -> tuple[pd.DataFrame, dict]:
     from .methods import warm_up
 
     warm_up(p)
+    peaks = dict(peaks, numba_threading_layer=use_workqueue_threads())
+    from .data import synthetic_lda
+
+    c, _ = synthetic_lda(20, 30, 2, 10, 0.5, 0.5, 0)
+    SCVB0(2, minibatch=5, seed=0, threads=2).fit(c, n_epochs=1)  # compile/load the kernel
+    CGS(2, optimize_interval=0).fit(c, 1)
     for name, (corpus, kind) in datasets.items():
         for K in q["K"]:
             for r in throughput(p, corpus, int(K), float(q["seconds"]), seed):
