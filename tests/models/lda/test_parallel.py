@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from latentlab.errors import ConfigError
-from latentlab.models.lda import SCVB0, kernels
+from latentlab.models.lda import SCVB0, SVB, BatchVB, kernels
 
 from .lda_helpers import synth_corpus
 
@@ -85,3 +85,52 @@ def test_scvb0_threads_deterministic(tiny):
 def test_scvb0_threads_must_be_positive():
     with pytest.raises(ConfigError, match="threads"):
         SCVB0(3, threads=0)
+
+
+@pytest.mark.parametrize("n_blocks", [1, 2, 5])
+def test_svb_parallel_kernel_equals_serial(n_blocks):
+    c = synth_corpus(D=30, W=25, K=3, mean_len=20, seed=8)
+    m = SVB(4, alpha=0.2, beta=0.05, minibatch=10, n_local=3, seed=2).initialize(c)
+    docs = np.random.default_rng(4).permutation(c.n_docs)[:17].astype(np.int64)
+    g0 = np.random.default_rng(5).gamma(100.0, 0.01, size=(len(docs), m.K))
+
+    def run(parallel):
+        acc, _, touched, tl = _fresh_acc(m)
+        eb, gout = np.zeros((m.W, m.K)), np.empty_like(g0)
+        args = (docs, m.indptr, m.wids, m.cnts, m.L, m.lscale, m.Lsum, m.eta, m.W, m.alpha,
+                3, 1e-3, g0, acc, touched, tl, eb, gout)  # fmt: skip
+        if parallel:
+            ex = np.zeros((n_blocks - 1, m.W, m.K))
+            n = kernels.svb_minibatch_parallel(*args, ex)
+            assert not ex.any()
+        else:
+            n = kernels.svb_minibatch(*args)
+        return n, acc, touched, set(tl[:n]), eb, gout
+
+    a, b = run(False), run(True)
+    assert a[0] == b[0] and a[3] == b[3]
+    np.testing.assert_array_equal(a[2], b[2])
+    np.testing.assert_allclose(b[1], a[1], rtol=1e-12, atol=1e-14)
+    np.testing.assert_array_equal(b[4], a[4])  # exp(E log Phi): same per-word formula
+    np.testing.assert_array_equal(b[5], a[5])  # gammas: per document, same operations
+    # conservation: the sufficient statistics carry one unit of mass per token
+    np.testing.assert_allclose(b[1].sum(), m.doclen[docs].sum(), rtol=1e-10)
+
+
+@pytest.mark.parametrize("threads", [2, 3])
+def test_svb_and_batch_vb_threads_same_iterates(threads, tiny):
+    a = SVB(3, minibatch=6, n_local=2, seed=1).fit(tiny, n_epochs=2)
+    b = SVB(3, minibatch=6, n_local=2, seed=1, threads=threads).fit(tiny, n_epochs=2)
+    np.testing.assert_allclose(b.lam, a.lam, rtol=1e-10)
+    a = BatchVB(3, max_local=5, seed=1).fit(tiny, 3)
+    b = BatchVB(3, max_local=5, seed=1, threads=threads).fit(tiny, 3)
+    np.testing.assert_allclose(b.lam, a.lam, rtol=1e-10)
+    c = BatchVB(3, max_local=5, seed=1, threads=threads).fit(tiny, 3)
+    np.testing.assert_array_equal(c.lam, b.lam)
+
+
+def test_vb_threads_must_be_positive():
+    with pytest.raises(ConfigError, match="threads"):
+        SVB(3, threads=0)
+    with pytest.raises(ConfigError, match="threads"):
+        BatchVB(3, threads=0)

@@ -498,6 +498,103 @@ def svb_minibatch(
     return n_t
 
 
+@njit(cache=True)
+def _svb_doc(d, j, indptr, wids, cnts, alpha, n_local, tol, gamma0, acc, expElogbeta,
+             gamma_out, gam, eth, newg):  # fmt: skip
+    """The local step of one document of :func:`svb_minibatch` (its inner body)."""
+    K = alpha.shape[0]
+    s = 0.0
+    for k in range(K):
+        gam[k] = gamma0[j, k]
+        s += gam[k]
+    ps = digamma(s)
+    for k in range(K):
+        eth[k] = np.exp(digamma(gam[k]) - ps)
+    for _it in range(n_local):
+        for k in range(K):
+            newg[k] = 0.0
+        for e in range(indptr[d], indptr[d + 1]):
+            w = wids[e]
+            pn = 1e-100
+            for k in range(K):
+                pn += eth[k] * expElogbeta[w, k]
+            c = cnts[e] / pn
+            for k in range(K):
+                newg[k] += c * expElogbeta[w, k]
+        change = 0.0
+        s = 0.0
+        for k in range(K):
+            v = alpha[k] + eth[k] * newg[k]
+            change += abs(v - gam[k])
+            gam[k] = v
+            s += v
+        ps = digamma(s)
+        for k in range(K):
+            eth[k] = np.exp(digamma(gam[k]) - ps)
+        if tol > 0 and change / K < tol:
+            break
+    for e in range(indptr[d], indptr[d + 1]):
+        w = wids[e]
+        pn = 1e-100
+        for k in range(K):
+            pn += eth[k] * expElogbeta[w, k]
+        c = cnts[e] / pn
+        for k in range(K):
+            acc[w, k] += c * eth[k] * expElogbeta[w, k]
+    for k in range(K):
+        gamma_out[j, k] = gam[k]
+
+
+@njit(cache=True, parallel=True)
+def svb_minibatch_parallel(
+    docs, indptr, wids, cnts, L, lscale, Lsum, eta, W, alpha, n_local, tol, gamma0,
+    acc, touched, touched_list, expElogbeta, gamma_out, acc_extra,
+):  # fmt: skip
+    """:func:`svb_minibatch` in parallel: exp(E[log Phi]) of the touched words in a
+    ``prange``, then the documents split into ``acc_extra.shape[0] + 1`` contiguous
+    blocks (:func:`split_by_work`); documents only read lambda, so they are independent.
+    Block 0 accumulates into ``acc``, block b > 0 into ``acc_extra[b - 1]``, added to
+    ``acc`` in block order over the touched rows (and cleared). Equals the serial kernel
+    up to the order of the sums; deterministic for a given number of blocks."""
+    K = alpha.shape[0]
+    n_blocks = acc_extra.shape[0] + 1
+    psum = np.empty(K)
+    for k in range(K):
+        psum[k] = digamma(W * eta + lscale * Lsum[k])
+    n_t = 0
+    for j in range(docs.shape[0]):
+        d = docs[j]
+        for e in range(indptr[d], indptr[d + 1]):
+            w = wids[e]
+            if not touched[w]:
+                touched[w] = True
+                touched_list[n_t] = w
+                n_t += 1
+    for i in prange(n_t):
+        w = touched_list[i]
+        for k in range(K):
+            expElogbeta[w, k] = np.exp(digamma(eta + lscale * L[w, k]) - psum[k])
+    bounds = split_by_work(docs, indptr, n_blocks)
+    for b in prange(n_blocks):
+        gam = np.empty(K)
+        eth = np.empty(K)
+        newg = np.empty(K)
+        for j in range(bounds[b], bounds[b + 1]):
+            if b == 0:
+                _svb_doc(docs[j], j, indptr, wids, cnts, alpha, n_local, tol, gamma0, acc,
+                         expElogbeta, gamma_out, gam, eth, newg)  # fmt: skip
+            else:
+                _svb_doc(docs[j], j, indptr, wids, cnts, alpha, n_local, tol, gamma0,
+                         acc_extra[b - 1], expElogbeta, gamma_out, gam, eth, newg)  # fmt: skip
+    for i in prange(n_t):
+        w = touched_list[i]
+        for b in range(n_blocks - 1):
+            for k in range(K):
+                acc[w, k] += acc_extra[b, w, k]
+                acc_extra[b, w, k] = 0.0
+    return n_t
+
+
 # --------------------------------------------------------------------- held-out theta
 @njit(cache=True)
 def theta_fixed_point(indptr, wids, cnts, phi_wk, alpha, n_iter, tol, theta):

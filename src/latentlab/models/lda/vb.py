@@ -24,7 +24,18 @@ from ._common import (
 from .scvb0 import RHO_PHI
 
 
+def _check_threads(threads) -> int:
+    if int(threads) < 1:
+        raise ConfigError("threads", f"must be >= 1, got {threads}")
+    return int(threads)
+
+
 class _VBBase:
+    """Shared state of SVB and BatchVB. ``threads > 1``: the local step runs in
+    parallel (:func:`kernels.svb_minibatch_parallel`), the same iterates as
+    ``threads=1`` up to the order of floating-point sums, deterministic for a given
+    ``threads``."""
+
     def _setup(self, corpus):
         _, _, _, W = check_corpus(corpus)
         self.W = W
@@ -46,6 +57,8 @@ class _VBBase:
         self.touched = np.zeros(W, dtype=np.bool_)
         self.touched_list = np.zeros(W, dtype=np.int64)
         self.expElogbeta = np.zeros((W, self.K))
+        self.threads = int(getattr(self, "threads", 1))
+        self._acc_extra = np.zeros((self.threads - 1, W, self.K))  # parallel kernel
         self.docs_seen = 0
         self.tokens_seen = 0
         self.minibatches = 0
@@ -55,11 +68,18 @@ class _VBBase:
         """Local step on ``docs`` then lambda := (1-rho) lambda + rho (eta + sf sstats)."""
         g0 = self.rng.gamma(100.0, 1.0 / 100.0, size=(len(docs), self.K))
         gout = np.empty_like(g0)
-        n_t = kernels.svb_minibatch(
+        args = (
             docs, self.indptr, self.wids, self.cnts, self.L, self.lscale, self.Lsum,
             self.eta, self.W, self.alpha, n_local, tol, g0, self.acc, self.touched,
             self.touched_list, self.expElogbeta, gout,
         )  # fmt: skip
+        if self.threads == 1:
+            n_t = kernels.svb_minibatch(*args)
+        else:
+            import numba
+
+            numba.set_num_threads(min(self.threads, numba.config.NUMBA_NUM_THREADS))
+            n_t = kernels.svb_minibatch_parallel(*args, self._acc_extra)
         self.lscale = kernels.scaled_apply(
             self.L, self.lscale, self.Lsum, self.acc, self._dummyaccZ, self._dummyZ,
             self.touched, self.touched_list, n_t, rho, sf,
@@ -113,6 +133,7 @@ class SVB(_VBBase):
         rho=RHO_PHI,
         seed=0,
         dense: bool = False,
+        threads: int = 1,
     ):
         self.K = check_K(K)
         self.offset = float(offset)
@@ -130,6 +151,7 @@ class SVB(_VBBase):
         self.rho = StepSize.from_config(rho, "rho_phi")
         self.seed = int(seed)
         self.dense = bool(dense)
+        self.threads = _check_threads(threads)
 
     def initialize(self, corpus) -> SVB:
         self._setup(corpus)
@@ -193,7 +215,7 @@ class BatchVB(_VBBase):
     document, stopping when the mean |change of gamma| < ``tol``, as Hoffman's code),
     then lambda = eta + sstats (SVB with the whole corpus as the batch and rho = 1)."""
 
-    def __init__(self, K, alpha=0.1, beta=0.01, max_local=100, tol=1e-3, seed=0):
+    def __init__(self, K, alpha=0.1, beta=0.01, max_local=100, tol=1e-3, seed=0, threads=1):
         self.K = check_K(K)
         self.alpha = check_alpha(alpha, self.K)
         self.eta = check_positive(beta, "beta")
@@ -201,6 +223,7 @@ class BatchVB(_VBBase):
         self.max_local = int(max_local)
         self.tol = float(tol)
         self.seed = int(seed)
+        self.threads = _check_threads(threads)
         self.iteration = 0
 
     def initialize(self, corpus) -> BatchVB:
