@@ -46,6 +46,36 @@ def use_workqueue_threads() -> str:
         return "workqueue"
 
 
+def alternate_stochastic(models, seconds: float, n_turns: int = 6) -> None:
+    """Initialised stochastic models (``resume``/``train_seconds``) run in alternating
+    turns until each has trained for ``seconds``, so they share the machine's load."""
+    models = list(models)
+    turn = seconds / n_turns
+    while any(m.train_seconds < seconds for m in models):
+        for m in models:
+            if m.train_seconds < seconds:
+                m.resume(time_budget=min(seconds, m.train_seconds + turn))
+
+
+def alternate_batch(models, corpus, seconds: float) -> list[tuple[int, float]]:
+    """Batch models (``initialize``/``step``) stepped in alternating turns (one sweep
+    each) until each has run for ``seconds`` (at least one sweep). Returns
+    ``(sweeps, seconds)`` per model."""
+    models = list(models)
+    for m in models:
+        m.initialize(corpus)
+    n = [0] * len(models)
+    t = [0.0] * len(models)
+    while min(t) < seconds or min(n) == 0:
+        for i, m in enumerate(models):
+            if t[i] < seconds or n[i] == 0:
+                t0 = time.perf_counter()
+                m.step()
+                t[i] += time.perf_counter() - t0
+                n[i] += 1
+    return list(zip(n, t, strict=True))
+
+
 def tomotopy_model(corpus, K: int, alpha: float, beta: float, seed: int):
     """tomotopy.LDAModel on the same tokens (None if tomotopy is not installed); alpha
     optimisation off (``optim_interval=0``) like our CGS rows."""
@@ -96,11 +126,13 @@ def cgs_vs_tomotopy(corpus, K, alpha, beta, seed, seconds, warm=1, turn=2):
 
 
 def throughput(p: dict, corpus, K: int, seconds: float, seed: int) -> list[dict]:
-    """Tokens/s and documents/s of each algorithm at K topics, single thread, plus SCVB0
-    on 2 threads (its minibatch kernel is the one parallel kernel) and tomotopy's CGS
-    beside ours. Pairs that are compared (SCVB0 1 vs 2 threads, CGS vs tomotopy) are
-    timed in alternating turns in this process; ``speed_ratio`` is tokens/s over the
-    row named in ``ratio_baseline``, ``load_avg_1m`` the machine load after the row."""
+    """Tokens/s and documents/s of each algorithm at K topics, single thread, plus 2
+    threads for the kernels that are parallel (SCVB0, the first SVB variant, BatchVB:
+    documents are independent within a minibatch / E-step; CGS and CVB0/CVB sweeps are
+    sequential) and tomotopy's CGS beside ours. Compared rows (1 vs 2 threads, CGS vs
+    tomotopy) are timed in alternating turns in this process; ``speed_ratio`` is
+    tokens/s over the row named in ``ratio_baseline``, ``load_avg_1m`` the machine load
+    after the row."""
     rows = []
     D, C, nnz = corpus.n_docs, corpus.n_tokens, corpus.nnz
     mb = min(p["minibatch"], D)
@@ -124,6 +156,14 @@ def throughput(p: dict, corpus, K: int, seconds: float, seed: int) -> list[dict]
     # stochastic methods: time budget. SCVB0 on 1 and 2 threads (its only parallel
     # kernel), run in alternating turns so that both see the same machine load.
     threads = [1] + ([2] if int(p["bench"].get("max_threads", 2)) >= 2 else [])
+
+    def ratio_rows(name, n):
+        """speed_ratio of the last n rows (threads 1, 2, ...) against the first."""
+        one = rows[-n]
+        for r in rows[-n + 1 :] if n > 1 else []:
+            r["ratio_baseline"] = f"{name} (1 thread)"
+            r["speed_ratio"] = r["tokens_per_s"] / one["tokens_per_s"]
+
     ms = {
         t: SCVB0(
             K,
@@ -138,39 +178,35 @@ def throughput(p: dict, corpus, K: int, seconds: float, seed: int) -> list[dict]
         ).initialize(corpus)
         for t in threads
     }
-    turn = seconds / 6
-    while any(m.train_seconds < seconds for m in ms.values()):
-        for m in ms.values():
-            if m.train_seconds < seconds:
-                m.resume(time_budget=min(seconds, m.train_seconds + turn))
+    alternate_stochastic(ms.values(), seconds)
     for t, m in ms.items():
         nnz_seen = m.tokens_seen / C * nnz
         fl = nnz_seen * K * ((m.n_burn + 1) * FLOPS_SCVB0_PASS + FLOPS_SCVB0_FINAL)
         st = _state_mb(m.M, m.n_z, m.acc, m._acc_extra)
         add("SCVB0", m.docs_seen, m.tokens_seen, m.train_seconds, st, fl, threads=t)
-        if t > 1:
-            one, this = rows[-1 - threads.index(t)], rows[-1]
-            this["ratio_baseline"] = "SCVB0 (1 thread)"
-            this["speed_ratio"] = this["tokens_per_s"] / one["tokens_per_s"]
-    for v in p["svb_variants"]:
-        s = SVB(
-            K,
-            p["alpha"],
-            p["beta"],
-            offset=v["O"],
-            minibatch=mb,
-            n_local=v["B"],
-            rho=p["rho_phi"],
-            seed=seed,
-        )
-        s.fit(corpus, n_epochs=None, time_budget=seconds)
-        add(
-            f"SVB-B{v['B']}-O{v['O']:g}",
-            s.docs_seen,
-            s.tokens_seen,
-            s.train_seconds,
-            _state_mb(s.L, s.acc, s.expElogbeta),
-        )
+    ratio_rows("SCVB0", len(ms))
+    for i, v in enumerate(p["svb_variants"]):
+        name = f"SVB-B{v['B']}-O{v['O']:g}"
+        ts = threads if i == 0 else [1]  # the first variant also on 2 threads
+        ss = {
+            t: SVB(
+                K,
+                p["alpha"],
+                p["beta"],
+                offset=v["O"],
+                minibatch=mb,
+                n_local=v["B"],
+                rho=p["rho_phi"],
+                seed=seed,
+                threads=t,
+            ).initialize(corpus)
+            for t in ts
+        }
+        alternate_stochastic(ss.values(), seconds)
+        for t, s in ss.items():
+            st = _state_mb(s.L, s.acc, s.expElogbeta, s._acc_extra)
+            add(name, s.docs_seen, s.tokens_seen, s.train_seconds, st, threads=t)
+        ratio_rows(name, len(ss))
     s = SVB(K, p["alpha"], p["beta"], minibatch=mb, n_local=1, rho=p["rho_phi"], seed=seed,
             dense=True)  # fmt: skip
     s.fit(corpus, n_epochs=None, time_budget=seconds)
@@ -187,10 +223,19 @@ def throughput(p: dict, corpus, K: int, seconds: float, seed: int) -> list[dict]
         ours, theirs = rows[-2], rows[-1]
         ours["ratio_baseline"] = theirs["algorithm"]
         ours["speed_ratio"] = ours["tokens_per_s"] / theirs["tokens_per_s"]
+    bvb = {
+        t: BatchVB(K, p["alpha"], p["beta"], max_local=1, tol=0.0, seed=seed, threads=t)
+        for t in threads
+    }
+    for t, (n, secs) in zip(bvb, alternate_batch(bvb.values(), corpus, seconds), strict=True):
+        m = bvb[t]
+        add("BatchVB", n * D, n * C, secs, _state_mb(m.L, m._acc_extra), threads=t)
+    ratio_rows("BatchVB", len(bvb))
+    # CVB0 / CVB: sequential sweeps (each update reads the statistics the previous one
+    # wrote), so no parallel variant
     for name, model in [
         ("CVB0 (clumped)", CVB0(K, p["alpha"], p["beta"], order=0, seed=seed)),
         ("CVB (2nd order, clumped)", CVB0(K, p["alpha"], p["beta"], order=2, seed=seed)),
-        ("BatchVB", BatchVB(K, p["alpha"], p["beta"], max_local=1, tol=0.0, seed=seed)),
     ]:
         if name.startswith("CVB") and nnz * K * 8 * (1 if "CVB0" in name else 2) / 2**20 > cap:
             log.warning("%s at K=%d skipped: gamma storage exceeds %.0f MB", name, K, cap)
@@ -353,7 +398,9 @@ def run_bench(p: dict, datasets: dict, seed: int) -> tuple[pd.DataFrame, dict]:
     from .data import synthetic_lda
 
     c, _ = synthetic_lda(20, 30, 2, 10, 0.5, 0.5, 0)
-    SCVB0(2, minibatch=5, seed=0, threads=2).fit(c, n_epochs=1)  # compile/load the kernel
+    SCVB0(2, minibatch=5, seed=0, threads=2).fit(c, n_epochs=1)  # compile/load the kernels
+    SVB(2, minibatch=5, seed=0, threads=2).fit(c, n_epochs=1)
+    BatchVB(2, max_local=1, seed=0, threads=2).fit(c, 1)
     CGS(2, optimize_interval=0).fit(c, 1)
     for name, (corpus, kind) in datasets.items():
         for K in q["K"]:
