@@ -38,6 +38,18 @@ Eq. 4.57), ``BatchVB`` (Blei et al. 2003), ``SVB`` (Hoffman et al. 2010, digest
 Sec. 4.2), ``SCVB0`` (Algorithm 7, Sec. 4.3), ``reference.online_em_map_lda_u``
 (Appendix B / Eqs. 4.66-4.68). All expose ``phi()`` (K x W) and ``alpha``, ``beta``.
 Held-out evaluation: :mod:`latentlab.evaluation.heldout`.
+
+Threads: ``SCVB0``, ``SVB`` and ``BatchVB`` take ``threads=1`` (default: the serial
+kernels, unchanged). With ``threads > 1`` the documents of a minibatch (E-step) are split
+into ``threads`` contiguous blocks processed in parallel (``kernels.scvb0_minibatch_parallel``,
+``kernels.svb_minibatch_parallel``): documents only read the topic statistics, which are
+fixed during a minibatch, and accumulate into per-block buffers merged in block order, so
+the iterates equal the serial ones up to the order of floating-point sums and are a
+deterministic function of ``threads``. CGS and CVB0/CVB sweeps are sequential (each update
+reads the counts the previous one wrote) and have no parallel variant. With numba's OpenMP
+layer on an oversubscribed machine every minibatch barrier can wait for a descheduled
+worker (measured ~20 ms per SCVB0 minibatch at load > 4 on 2 cores); the ``workqueue``
+layer does not (``NUMBA_THREADING_LAYER=workqueue``; the scvb0 bench selects it).
 """
 
 from ._common import StepSize
