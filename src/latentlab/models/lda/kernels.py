@@ -454,47 +454,8 @@ def svb_minibatch(
     eth = np.empty(K)
     newg = np.empty(K)
     for j in range(docs.shape[0]):
-        d = docs[j]
-        s = 0.0
-        for k in range(K):
-            gam[k] = gamma0[j, k]
-            s += gam[k]
-        ps = digamma(s)
-        for k in range(K):
-            eth[k] = np.exp(digamma(gam[k]) - ps)
-        for _it in range(n_local):
-            for k in range(K):
-                newg[k] = 0.0
-            for e in range(indptr[d], indptr[d + 1]):
-                w = wids[e]
-                pn = 1e-100
-                for k in range(K):
-                    pn += eth[k] * expElogbeta[w, k]
-                c = cnts[e] / pn
-                for k in range(K):
-                    newg[k] += c * expElogbeta[w, k]
-            change = 0.0
-            s = 0.0
-            for k in range(K):
-                v = alpha[k] + eth[k] * newg[k]
-                change += abs(v - gam[k])
-                gam[k] = v
-                s += v
-            ps = digamma(s)
-            for k in range(K):
-                eth[k] = np.exp(digamma(gam[k]) - ps)
-            if tol > 0 and change / K < tol:
-                break
-        for e in range(indptr[d], indptr[d + 1]):
-            w = wids[e]
-            pn = 1e-100
-            for k in range(K):
-                pn += eth[k] * expElogbeta[w, k]
-            c = cnts[e] / pn
-            for k in range(K):
-                acc[w, k] += c * eth[k] * expElogbeta[w, k]
-        for k in range(K):
-            gamma_out[j, k] = gam[k]
+        _svb_doc(docs[j], j, indptr, wids, cnts, alpha, n_local, tol, gamma0, acc,
+                 expElogbeta, gamma_out, gam, eth, newg)  # fmt: skip
     return n_t
 
 
