@@ -7,6 +7,7 @@ the statistic named (:class:`DivergenceError`).
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -131,3 +132,29 @@ def nonempty_docs(indptr: np.ndarray) -> tuple[np.ndarray, int]:
     lens = np.diff(indptr)
     keep = np.flatnonzero(lens > 0)
     return keep, int(len(lens) - len(keep))
+
+
+class MinibatchLoop:
+    """``resume`` for the minibatch learners (SCVB0, SVB): feed minibatches until a number
+    of documents, an epoch count or a training-time budget is reached. The subclass keeps
+    ``docs``, ``docs_seen`` and ``train_seconds`` and defines ``partial_fit`` and
+    ``_next_docs``; the callback's time is not counted as training time."""
+
+    def resume(self, n_epochs=None, max_docs=None, time_budget=None, callback=None):
+        limit = np.inf
+        if n_epochs is not None:
+            limit = min(limit, n_epochs * len(self.docs))
+        if max_docs is not None:
+            limit = min(limit, max_docs)
+        if limit == np.inf and time_budget is None:
+            raise ConfigError("n_epochs", "give n_epochs, max_docs or time_budget")
+        start = self.docs_seen
+        while self.docs_seen - start < limit:
+            t0 = time.perf_counter()
+            self.partial_fit(self._next_docs())
+            self.train_seconds += time.perf_counter() - t0
+            if callback is not None and callback(self):
+                break
+            if time_budget is not None and self.train_seconds >= time_budget:
+                break
+        return self

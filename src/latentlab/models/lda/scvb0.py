@@ -3,7 +3,6 @@ thesis Algorithm 7, Eqs. 4.43-4.49; digest Sec. 4.3)."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 
 import numpy as np
@@ -12,6 +11,7 @@ from latentlab.errors import ConfigError
 
 from . import kernels
 from ._common import (
+    MinibatchLoop,
     StepSize,
     check_alpha,
     check_corpus,
@@ -26,7 +26,7 @@ RHO_PHI = {"s": 10.0, "tau": 1000.0, "kappa": 0.9}  # Sec. 4.3, topic statistics
 RHO_THETA = {"s": 1.0, "tau": 10.0, "kappa": 0.9}  # Sec. 4.3, document statistics
 
 
-class SCVB0:
+class SCVB0(MinibatchLoop):
     """SCVB0 with document minibatches (Algorithm 7).
 
     State: N^Phi (W x K, word-major; ``n_phi``), N^Z (K; ``n_z``); N^Theta_d lives only
@@ -182,25 +182,6 @@ class SCVB0:
         comes first. ``callback(model) -> stop?`` runs after every minibatch."""
         self.initialize(corpus)
         return self.resume(n_epochs, max_docs, time_budget, callback)
-
-    def resume(self, n_epochs=None, max_docs=None, time_budget=None, callback=None) -> SCVB0:
-        limit = np.inf
-        if n_epochs is not None:
-            limit = min(limit, n_epochs * len(self.docs))
-        if max_docs is not None:
-            limit = min(limit, max_docs)
-        if limit == np.inf and time_budget is None:
-            raise ConfigError("n_epochs", "give n_epochs, max_docs or time_budget")
-        start_docs = self.docs_seen
-        while self.docs_seen - start_docs < limit:
-            t0 = time.perf_counter()
-            self.partial_fit(self._next_docs())
-            self.train_seconds += time.perf_counter() - t0
-            if callback is not None and callback(self):
-                break
-            if time_budget is not None and self.train_seconds >= time_budget:
-                break
-        return self
 
     # --------------------------------------------------------------- accessors
     def phi_wk(self) -> np.ndarray:

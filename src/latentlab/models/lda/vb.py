@@ -13,6 +13,7 @@ from latentlab.errors import ConfigError
 
 from . import kernels
 from ._common import (
+    MinibatchLoop,
     StepSize,
     check_alpha,
     check_corpus,
@@ -109,7 +110,7 @@ class _VBBase:
         return np.exp(digamma(lam) - digamma(lam.sum(axis=0)))
 
 
-class SVB(_VBBase):
+class SVB(MinibatchLoop, _VBBase):
     """Stochastic VB for LDA, SVB-B{n_local}-O{offset} (digest Sec. 4.2, P4.5).
 
     alpha, beta(=eta) are shifted by ``offset`` (O in {0, 0.5}). Per minibatch S of
@@ -188,25 +189,6 @@ class SVB(_VBBase):
     def fit(self, corpus, n_epochs=1.0, max_docs=None, time_budget=None, callback=None) -> SVB:
         self.initialize(corpus)
         return self.resume(n_epochs, max_docs, time_budget, callback)
-
-    def resume(self, n_epochs=None, max_docs=None, time_budget=None, callback=None) -> SVB:
-        limit = np.inf
-        if n_epochs is not None:
-            limit = min(limit, n_epochs * len(self.docs))
-        if max_docs is not None:
-            limit = min(limit, max_docs)
-        if limit == np.inf and time_budget is None:
-            raise ConfigError("n_epochs", "give n_epochs, max_docs or time_budget")
-        start = self.docs_seen
-        while self.docs_seen - start < limit:
-            t0 = time.perf_counter()
-            self.partial_fit(self._next_docs())
-            self.train_seconds += time.perf_counter() - t0
-            if callback is not None and callback(self):
-                break
-            if time_budget is not None and self.train_seconds >= time_budget:
-                break
-        return self
 
 
 class BatchVB(_VBBase):
