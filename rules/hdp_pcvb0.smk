@@ -56,7 +56,8 @@ rule hdp_pcvb0_prepare:
         mem_mb=_hdp_res("prepare", "mem_mb", 2000),
         runtime=_hdp_res("prepare", "runtime", 10),
     params:
-        json=_hdp_params(),
+        # only what prepare reads, so other settings do not invalidate the data
+        json=study_params("hdp_pcvb0", "datasets"),
         inp=lambda w, input: f"--input {input[0]}" if len(input) else "",
     shell:
         "python -m latentlab hdp_pcvb0 prepare --params {params.json:q} "
