@@ -1,4 +1,9 @@
-"""Shared figure style: call :func:`figure` instead of ``plt.subplots`` in studies."""
+"""Shared figure style: call :func:`figure` instead of ``plt.subplots`` in studies.
+
+Importing this module selects the non-interactive Agg backend and sets the project's
+matplotlib style for the process (every study step is its own process), so labels and
+legends added after :func:`figure` returns get the same style.
+"""
 
 from __future__ import annotations
 
@@ -18,16 +23,9 @@ STYLE = {
     "legend.fontsize": 8,
     "legend.frameon": False,
 }
+plt.rcParams.update(STYLE)
 
 
 def figure(nrows: int = 1, ncols: int = 1, width: float = 4.0, height: float = 3.0, **kw):
-    """A (fig, axes) pair in the project style; size is per panel, in inches."""
-    with plt.rc_context(STYLE):
-        fig, axes = plt.subplots(nrows, ncols, figsize=(width * ncols, height * nrows), **kw)
-    for ax in fig.axes:
-        for k, v in STYLE.items():
-            if k == "axes.grid" and v:
-                ax.grid(True, alpha=STYLE["grid.alpha"])
-        ax.spines["top"].set_visible(False)
-        ax.spines["right"].set_visible(False)
-    return fig, axes
+    """A (fig, axes) pair in the project style; ``width`` and ``height`` are per panel (in)."""
+    return plt.subplots(nrows, ncols, figsize=(width * ncols, height * nrows), **kw)
