@@ -7,20 +7,10 @@ from pathlib import Path
 
 import pandas as pd
 
-from latentlab.claims.ledger import read_claims
+from latentlab.claims.ledger import COLUMNS, read_claims
 
-LEDGER_COLUMNS = [
-    "claim_id",
-    "where",
-    "statement",
-    "paper_value",
-    "our_value",
-    "tolerance",
-    "dataset",
-    "data_kind",
-    "verdict",
-    "note",
-]
+# the document is the section heading, so each study table leaves its column out
+LEDGER_COLUMNS = [c for c in COLUMNS if c != "document"]
 
 
 def _md_escape(s: str) -> str:
