@@ -141,6 +141,7 @@ def test_report_gathers_claims_and_figures(tmp_path):
         [out / "data" / "synth" / "summary.json"],
     )
     assert "## Study `demo`" in text
+    assert "Document: Doc 001." in text
     assert "0 reproduced, 1 not_reproduced, 0 not_testable" in text
     assert "x \\| y" in text  # pipes escaped inside Markdown tables
     assert "![fig1](demo/fig1.png)" in text and "demo/fig1.csv" in text

@@ -84,7 +84,9 @@ def build_report(
         figs_by_study.setdefault(Path(f).parent.name, []).append(Path(f))
     for df in frames:
         study = df["study"].iloc[0] if len(df) else "?"
-        lines += [f"## Study `{study}`", "", f"Claims: {_verdict_counts(df)}.", ""]
+        doc = df["document"].iloc[0] if len(df) else ""
+        lines += [f"## Study `{study}`", "", f"Document: {doc}.", ""]
+        lines += [f"Claims: {_verdict_counts(df)}.", ""]
         lines += [_md_table(df[LEDGER_COLUMNS]), ""]
         for f in sorted(figs_by_study.get(study, [])):
             rel = f.relative_to(base) if f.is_relative_to(base) else f
