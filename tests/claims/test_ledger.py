@@ -130,20 +130,24 @@ def test_report_gathers_claims_and_figures(tmp_path):
     )
     out = tmp_path / "results" / "smoke"
     led.write(out / "demo" / "claims.csv")
-    (out / "demo" / "fig1.png").write_bytes(b"png")
+    for name in ("fig4_10.png", "fig4_2.png"):
+        (out / "demo" / name).write_bytes(b"png")
+    (out / "demo" / "table1.md").write_text("| a |\n|---|\n| 1 |\n")
     (out / "data" / "synth").mkdir(parents=True)
     (out / "data" / "synth" / "summary.json").write_text('{"n_docs": 3, "kind": "bow"}')
     text = build_report(
         "smoke",
         out / "REPORT.md",
         [out / "demo" / "claims.csv"],
-        [out / "demo" / "fig1.png"],
+        [out / "demo" / "fig4_10.png", out / "demo" / "fig4_2.png"],
         [out / "data" / "synth" / "summary.json"],
     )
     assert "## Study `demo`" in text
     assert "Document: Doc 001." in text
     assert "0 reproduced, 1 not_reproduced, 0 not_testable" in text
     assert "x \\| y" in text  # pipes escaped inside Markdown tables
-    assert "![fig1](demo/fig1.png)" in text and "demo/fig1.csv" in text
+    assert "![fig4_2](demo/fig4_2.png)" in text and "demo/fig4_2.csv" in text
+    assert text.index("### fig4_2") < text.index("### fig4_10")  # natural order
+    assert "### table1\n\n| a |" in text
     assert "| synth | 3 | bow |" in text
     assert (out / "REPORT.md").read_text() == text

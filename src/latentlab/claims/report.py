@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pandas as pd
@@ -11,6 +12,11 @@ from latentlab.claims.ledger import COLUMNS, read_claims
 
 # the document is the section heading, so each study table leaves its column out
 LEDGER_COLUMNS = [c for c in COLUMNS if c != "document"]
+
+
+def _natural(path: Path) -> list:
+    """Sort key that puts fig4_2 before fig4_10."""
+    return [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", Path(path).stem)]
 
 
 def _md_escape(s: str) -> str:
@@ -82,13 +88,16 @@ def build_report(
     figs_by_study: dict[str, list[Path]] = {}
     for f in figures:
         figs_by_study.setdefault(Path(f).parent.name, []).append(Path(f))
-    for df in frames:
-        study = df["study"].iloc[0] if len(df) else "?"
+    for path, df in zip(claims, frames, strict=True):
+        study = Path(path).parent.name
         doc = df["document"].iloc[0] if len(df) else ""
         lines += [f"## Study `{study}`", "", f"Document: {doc}.", ""]
         lines += [f"Claims: {_verdict_counts(df)}.", ""]
         lines += [_md_table(df[LEDGER_COLUMNS]), ""]
-        for f in sorted(figs_by_study.get(study, [])):
+        # tables are written beside the ledger before it; shown inline, in document order
+        for t in sorted(Path(path).parent.glob("table*.md"), key=_natural):
+            lines += [f"### {t.stem}", "", t.read_text().rstrip(), ""]
+        for f in sorted(figs_by_study.get(study, []), key=_natural):
             rel = f.relative_to(base) if f.is_relative_to(base) else f
             csv = rel.with_suffix(".csv")
             lines += [f"### {f.stem}", "", f"![{f.stem}]({rel})", ""]
