@@ -8,6 +8,9 @@ rule report:
         claims=expand("{out}/{study}/claims.csv", out=OUT, study=STUDIES),
         figures=lambda w: report_figures(),
         summaries=lambda w: DATA_SUMMARIES,
+        # every output of each study's target rule (tables, bench too), so `all` builds them
+        # and the report shows them
+        outputs=lambda w: [f for s in STUDIES for f in getattr(rules, s).input],
     output:
         report(
             f"{OUT}/REPORT.md",
