@@ -209,40 +209,14 @@ def scvb0_minibatch(
     n_t = 0
     for j in range(docs.shape[0]):
         d = docs[j]
-        Cd = doclen[d]
-        for k in range(K):
-            nth[k] = Cd * theta0[j, k]
-        t = 0
-        for p in range(n_burn + 1):
-            final = p == n_burn
-            for e in range(indptr[d], indptr[d + 1]):
-                w = wids[e]
-                m = cnts[e]
-                tot = 0.0
-                for k in range(K):
-                    v = (nth[k] + alpha[k]) * (scale * M[w, k] + beta) * inv[k]
-                    g[k] = v
-                    tot += v
-                rho = rho_theta[t]
-                t += 1
-                if m == 1:
-                    keep = 1.0 - rho
-                    c = rho * Cd / tot
-                else:
-                    keep = (1.0 - rho) ** m
-                    c = Cd * (1.0 - keep) / tot
-                for k in range(K):
-                    nth[k] = keep * nth[k] + c * g[k]
-                if final:
-                    if not touched[w]:
-                        touched[w] = True
-                        touched_list[n_t] = w
-                        n_t += 1
-                    c = m / tot
-                    for k in range(K):
-                        v = c * g[k]
-                        acc[w, k] += v
-                        accZ[k] += v
+        _scvb0_doc(d, j, indptr, wids, cnts, doclen, M, scale, alpha, beta, inv, n_burn,
+                   rho_theta, theta0, acc, accZ, g, nth)  # fmt: skip
+        for e in range(indptr[d], indptr[d + 1]):
+            w = wids[e]
+            if not touched[w]:
+                touched[w] = True
+                touched_list[n_t] = w
+                n_t += 1
     return n_t
 
 
