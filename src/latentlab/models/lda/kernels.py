@@ -206,11 +206,20 @@ def scvb0_minibatch(
     inv = np.empty(K)
     for k in range(K):
         inv[k] = 1.0 / (NZ[k] + beta_sum)
+    for j in range(docs.shape[0]):
+        _scvb0_doc(docs[j], j, indptr, wids, cnts, doclen, M, scale, alpha, beta, inv, n_burn,
+                   rho_theta, theta0, acc, accZ, g, nth)  # fmt: skip
+    n_t = _mark_touched(docs, indptr, wids, touched, touched_list)
+    return n_t
+
+
+@njit(cache=True)
+def _mark_touched(docs, indptr, wids, touched, touched_list):
+    """Flag the minibatch's distinct words (in order of first appearance) in ``touched`` and
+    list them in ``touched_list``; returns how many there are."""
     n_t = 0
     for j in range(docs.shape[0]):
         d = docs[j]
-        _scvb0_doc(d, j, indptr, wids, cnts, doclen, M, scale, alpha, beta, inv, n_burn,
-                   rho_theta, theta0, acc, accZ, g, nth)  # fmt: skip
         for e in range(indptr[d], indptr[d + 1]):
             w = wids[e]
             if not touched[w]:
@@ -311,15 +320,7 @@ def scvb0_minibatch_parallel(
                 _scvb0_doc(docs[j], j, indptr, wids, cnts, doclen, M, scale, alpha, beta,
                            inv, n_burn, rho_theta, theta0, acc_extra[b - 1],
                            accZ_extra[b - 1], g, nth)  # fmt: skip
-    n_t = 0
-    for j in range(docs.shape[0]):
-        d = docs[j]
-        for e in range(indptr[d], indptr[d + 1]):
-            w = wids[e]
-            if not touched[w]:
-                touched[w] = True
-                touched_list[n_t] = w
-                n_t += 1
+    n_t = _mark_touched(docs, indptr, wids, touched, touched_list)
     for i in prange(n_t):
         w = touched_list[i]
         for b in range(n_blocks - 1):
@@ -496,15 +497,7 @@ def svb_minibatch_parallel(
     psum = np.empty(K)
     for k in range(K):
         psum[k] = digamma(W * eta + lscale * Lsum[k])
-    n_t = 0
-    for j in range(docs.shape[0]):
-        d = docs[j]
-        for e in range(indptr[d], indptr[d + 1]):
-            w = wids[e]
-            if not touched[w]:
-                touched[w] = True
-                touched_list[n_t] = w
-                n_t += 1
+    n_t = _mark_touched(docs, indptr, wids, touched, touched_list)
     for i in prange(n_t):
         w = touched_list[i]
         for k in range(K):
