@@ -133,7 +133,7 @@ class Ledger:
     ) -> ClaimRow:
         """Declare a claim and compute its verdict from ``how`` and ``tolerance``."""
         verdict, why = judge(paper_value, our_value, how, tolerance)
-        tol = "" if how == "true" else f"{how} {_fmt(float(tolerance))}"
+        tol = "check" if how == "true" else f"{how} {_fmt(float(tolerance))}"
         return self._add(
             ClaimRow(
                 claim_id,
@@ -142,7 +142,7 @@ class Ledger:
                 statement,
                 _fmt(paper_value),
                 _fmt(our_value),
-                tol if how != "true" else "check",
+                tol,
                 dataset,
                 data_kind,
                 verdict,
