@@ -1,13 +1,18 @@
 # Shared set-up: config validation, run paths, helpers for the study rules.
 import json
+import os
+import shlex
 
 from snakemake.utils import min_version, validate
 
 min_version("9.0")
 
 
-# `--config mirror=DIR` is the command-line form of data.mirror: Snakemake's --config takes
-# no dotted keys (`data.mirror=...` is refused), and `data={mirror: DIR}` also works.
+# The data mirror: the environment variable LATENTLAB_MIRROR (a form that cannot swallow a
+# target named after it, unlike --config), or data.mirror in a config file. `--config
+# mirror=DIR` still works when a target is separated from it by `--`.
+if os.environ.get("LATENTLAB_MIRROR"):
+    config.setdefault("data", {})["mirror"] = os.environ["LATENTLAB_MIRROR"]
 if config.get("mirror") is not None:
     config.setdefault("data", {})["mirror"] = str(config.pop("mirror"))
 config.pop("mirror", None)
@@ -41,6 +46,55 @@ def study_params(study, *keys, **extra):
         **extra,
     }
     return json.dumps(p, sort_keys=True)
+
+
+def _study_shape(study):
+    """The study's registry of steps (latentlab.studies.shape.Study), for studies in the
+    one shape; None for a study not yet moved to it."""
+    from importlib.util import find_spec
+
+    if find_spec(f"latentlab.studies.{study}.study") is None:
+        return None
+    from latentlab.studies.shape import load_study
+
+    return load_study(study)
+
+
+def step_params(study, step, **extra):
+    """JSON of what one step reads: run, base_seed, threads and the keys of the study's
+    config section that the step's settings dataclass declares (its fields). A change to
+    any other key leaves the step's job alone."""
+    section = config.get(study, {})
+    keys = _study_shape(study).config_keys(step)
+    p = {
+        "run": RUN,
+        "base_seed": config["base_seed"],
+        "threads": THREADS,
+        **{k: section[k] for k in keys if k in section},
+        **extra,
+    }
+    return json.dumps(p, sort_keys=True)
+
+
+def io_args(input, output, wildcards=None):
+    """Command-line paths of a shape step: --input NAME=PATH ... --output NAME=PATH ...
+    from the rule's named inputs and outputs (and --wildcard NAME=VALUE)."""
+
+    def pairs(flag, named):
+        items = [f"{k}={v}" for k, vs in named.items() for v in ([vs] if isinstance(vs, str) else vs)]
+        return f"{flag} " + " ".join(shlex.quote(i) for i in items) if items else ""
+
+    parts = [pairs("--input", input), pairs("--output", output)]
+    if wildcards:
+        parts.append(pairs("--wildcard", dict(wildcards.items())))
+    return " ".join(p for p in parts if p)
+
+
+for _s in STUDIES:
+    _shape = _study_shape(_s)
+    if _shape is not None:
+        # a misspelt or mistyped key stops the run here, naming it
+        _shape.check_config(config.get(_s, {}))
 
 
 def data_path(name, file="dataset.npz"):

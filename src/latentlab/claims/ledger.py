@@ -18,8 +18,16 @@ Comparisons (``how``)
 ``ge``    ours >= paper - tolerance   (a lower bound the document claims, e.g. a speed-up)
 ``le``    ours <= paper + tolerance
 ``true``  ours is a boolean outcome of a check (ordering, inequality, identity); paper_value
-          states what the document asserts, e.g. "PCVB0 < PCVB"
+          states what the document asserts, e.g. "PCVB0 < PCVB". Only a real boolean
+          (``bool`` or ``numpy.bool_``) is accepted: a string, a number or NaN is
+          ``not_reproduced`` with the reason in the note.
 A non-finite ``our_value`` is always ``not_reproduced`` (and says so in the note).
+
+Verdicts: ``reproduced``, ``not_reproduced``, ``not_testable`` (public data cannot test
+it: private corpora, human studies), ``not_run`` (public data this run's config leaves
+out; the note names the config that runs it). Data kinds: ``real``, ``substitute``,
+``synthetic``, ``identity`` (an exact mathematical check, counted apart from empirical
+claims) and ``none`` (nothing was run).
 """
 
 from __future__ import annotations
@@ -29,6 +37,7 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 COLUMNS = [
@@ -44,8 +53,8 @@ COLUMNS = [
     "verdict",
     "note",
 ]
-VERDICTS = ("reproduced", "not_reproduced", "not_testable")
-DATA_KINDS = ("real", "substitute", "synthetic", "none")
+VERDICTS = ("reproduced", "not_reproduced", "not_testable", "not_run")
+DATA_KINDS = ("real", "substitute", "synthetic", "identity", "none")
 HOWS = ("abs", "rel", "ge", "le", "true")
 
 
@@ -67,7 +76,7 @@ class ClaimRow:
 def _fmt(x) -> str:
     if x is None:
         return ""
-    if isinstance(x, bool):
+    if isinstance(x, (bool, np.bool_)):
         return "true" if x else "false"
     if isinstance(x, float):
         return f"{x:.6g}"
@@ -81,6 +90,8 @@ def judge(paper_value, our_value, how: str, tolerance: float = 0.0) -> tuple[str
     if how == "true":
         if our_value is None:
             return "not_reproduced", "no value measured"
+        if not isinstance(our_value, (bool, np.bool_)):
+            return "not_reproduced", f"check gave {our_value!r}, not a boolean"
         return ("reproduced" if bool(our_value) else "not_reproduced"), ""
     try:
         ours = float(our_value)
@@ -90,6 +101,8 @@ def judge(paper_value, our_value, how: str, tolerance: float = 0.0) -> tuple[str
         return "not_reproduced", f"our value is {ours} (non-finite)"
     paper = float(paper_value)
     tol = float(tolerance)
+    if not (math.isfinite(paper) and math.isfinite(tol)) or tol < 0:
+        raise ValueError(f"paper value {paper_value!r} / tolerance {tolerance!r} must be finite")
     if how == "abs":
         ok = abs(ours - paper) <= tol
     elif how == "rel":
@@ -179,6 +192,36 @@ class Ledger:
             )
         )
 
+    def not_run(
+        self,
+        claim_id: str,
+        *,
+        where: str,
+        statement: str,
+        paper_value,
+        reason: str,
+        dataset: str = "",
+        data_kind: str = "none",
+    ) -> ClaimRow:
+        """Public data this run leaves out; ``reason`` names the config that runs it."""
+        if not reason:
+            raise ValueError(f"claim {claim_id}: not_run needs a reason (which config runs it)")
+        return self._add(
+            ClaimRow(
+                claim_id,
+                self.document,
+                where,
+                statement,
+                _fmt(paper_value),
+                "",
+                "",
+                dataset,
+                data_kind,
+                "not_run",
+                reason,
+            )
+        )
+
     def extend(self, rows: Iterable[ClaimRow]) -> None:
         for r in rows:
             self._add(r)
@@ -205,7 +248,8 @@ def read_claims(path: str | Path) -> pd.DataFrame:
     bad = sorted(set(df["verdict"]) - set(VERDICTS))
     if bad:
         raise ValueError(f"{path}: unknown verdicts {bad}")
-    nt = df[(df["verdict"] == "not_testable") & (df["note"].str.strip() == "")]
-    if len(nt):
-        raise ValueError(f"{path}: not_testable claims without a reason: {list(nt['claim_id'])}")
+    for v in ("not_testable", "not_run"):
+        nt = df[(df["verdict"] == v) & (df["note"].str.strip() == "")]
+        if len(nt):
+            raise ValueError(f"{path}: {v} claims without a reason: {list(nt['claim_id'])}")
     return df[COLUMNS]

@@ -1,0 +1,128 @@
+"""Declarative claims: each claim of a document as data, our value from one small function.
+
+A study lists its claims once::
+
+    CLAIMS = [
+        Claim("C2.3", where="Table 2.1", statement="DRIFT beats LFRM(all) at forecasting",
+              paper_value="DRIFT > LFRM", how="true", dataset="enron", data_kind="real"),
+        Claim("C2.9", where="Sec 2.6", statement="...", paper_value=0.1,
+              how="abs", tolerance="claims.auc_abs", dataset="synthetic", data_kind="synthetic"),
+        Claim("C2.12", where="Fig 2.8", statement="...", paper_value="...",
+              not_testable="the Twitter data are private"),
+    ]
+    STUDY.claims(CLAIMS, settings=ClaimsSettings)
+
+    @STUDY.claim("C2.3")
+    def _(ctx):
+        t = ctx.csv("table2_1")
+        return bool(t.loc["DRIFT", "ll"] > t.loc["LFRM_all", "ll"])
+
+A ``tolerance`` given as a string is a dotted path into the claims step's settings
+(``"claims.auc_abs"``), so tolerances live in the config and a change to one reruns only
+the claims. A claim function returns our value, a :class:`Measured` (value plus per-row
+overrides), a list of them (one row per dataset), or :class:`NotRun`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from latentlab.claims.ledger import HOWS, Ledger
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One checkable claim of a document (columns of DESIGN.md's ledger)."""
+
+    id: str
+    where: str
+    statement: str
+    paper_value: Any
+    how: str = "true"
+    tolerance: float | str = 0.0
+    dataset: str = ""
+    data_kind: str = "synthetic"
+    note: str = ""
+    not_testable: str = ""  # reason public data cannot test it (private data, human study)
+
+    def __post_init__(self):
+        if self.how not in HOWS:
+            raise ValueError(f"claim {self.id}: how={self.how!r} not in {HOWS}")
+
+
+@dataclass
+class Measured:
+    """Our value for a claim, with optional per-row overrides of the claim's fields."""
+
+    value: Any
+    dataset: str | None = None
+    data_kind: str | None = None
+    note: str = ""
+    paper_value: Any = None
+    tolerance: float | str | None = None
+
+
+@dataclass
+class NotRun:
+    """The claim's data are public but this run's config leaves them out."""
+
+    reason: str
+    dataset: str | None = None
+
+
+def resolve_tolerance(tol: float | str, settings) -> float:
+    """A number, or a dotted path into the claims settings (``"claims.win_fraction"``)."""
+    if isinstance(tol, str):
+        obj = settings
+        for part in tol.split("."):
+            obj = obj[part] if isinstance(obj, dict) else getattr(obj, part)
+        return float(obj)
+    return float(tol)
+
+
+def evaluate_claims(study, ctx) -> Ledger:
+    """Run every claim function of ``study`` on ``ctx`` and judge it (Ledger.compare)."""
+    ledger = Ledger(study.name, document=study.document)
+    for c in study.claim_specs:
+        if c.not_testable:
+            ledger.not_testable(
+                c.id,
+                where=c.where,
+                statement=c.statement,
+                paper_value=c.paper_value,
+                reason=c.not_testable,
+                dataset=c.dataset,
+            )
+            continue
+        result = study.claim_fns[c.id](ctx)
+        rows = result if isinstance(result, list) else [result]
+        if not rows:
+            raise ValueError(f"{study.name} claim {c.id}: its function returned no row")
+        for r in rows:
+            if isinstance(r, NotRun):
+                ledger.not_run(
+                    c.id,
+                    where=c.where,
+                    statement=c.statement,
+                    paper_value=c.paper_value,
+                    reason=r.reason,
+                    dataset=r.dataset if r.dataset is not None else c.dataset,
+                    data_kind=c.data_kind if c.data_kind != "identity" else "none",
+                )
+                continue
+            m = r if isinstance(r, Measured) else Measured(r)
+            tol = c.tolerance if m.tolerance is None else m.tolerance
+            ledger.compare(
+                c.id,
+                where=c.where,
+                statement=c.statement,
+                paper_value=c.paper_value if m.paper_value is None else m.paper_value,
+                our_value=m.value,
+                how=c.how,
+                tolerance=resolve_tolerance(tol, ctx.settings) if c.how != "true" else 0.0,
+                dataset=m.dataset if m.dataset is not None else c.dataset,
+                data_kind=m.data_kind if m.data_kind is not None else c.data_kind,
+                note="; ".join(x for x in (c.note, m.note) if x),
+            )
+    return ledger

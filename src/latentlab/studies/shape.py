@@ -1,0 +1,347 @@
+"""The one shape every study has: a registry of steps, each with typed settings.
+
+A study package ``latentlab.studies.<name>`` holds:
+
+``study.py``   ``STUDY = Study(...)`` and the settings dataclasses of its steps
+``runs.py``    computation -> raw results on disk (``@STUDY.run``)
+``figures.py`` figure id -> function returning :class:`FigureOutput` (``@STUDY.figure``)
+``tables.py``  table id -> function returning :class:`TableOutput` (``@STUDY.table``)
+``claims.py``  the claims as data (:class:`latentlab.claims.spec.Claim`) and one small
+               function per claim (``@STUDY.claim``)
+``bench.py``   the study's benchmark (``@STUDY.run("bench")``)
+``cli.py``     ``register = STUDY.register`` (generated from the registries)
+
+Every step is called as ``python -m latentlab <study> <step> --params JSON
+--input NAME=PATH ... --output NAME=PATH ...``: the rule gives every path, and
+``--params`` holds ``run``, ``base_seed``, ``threads`` and only the config keys the
+step's settings dataclass declares (``step_params`` in ``rules/common.smk`` picks them),
+so changing one setting reruns only the steps that read it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import json
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from latentlab.errors import ConfigError
+from latentlab.settings import field_names, parse_settings, settings_dict
+
+COMMON_KEYS = ("run", "base_seed", "threads")
+
+
+def derive_seed(base_seed: int, offset: int = 0, r: int = 0) -> int:
+    """The one way a seed is made: ``base_seed + offset + r`` (``offset`` is a named
+    setting of the step, ``r`` the repetition)."""
+    return int(base_seed) + int(offset) + int(r)
+
+
+@dataclass
+class StepContext:
+    """What a step function receives: its settings and the paths the rule gave."""
+
+    study: str
+    step: str
+    settings: Any
+    run: str
+    base_seed: int
+    threads: int
+    inputs: dict[str, list[Path]]
+    outputs: dict[str, Path]
+    wildcards: dict[str, str] = field(default_factory=dict)
+    _cache: dict = field(default_factory=dict, repr=False)
+
+    def input(self, name: str) -> Path:
+        paths = self.input_list(name)
+        if len(paths) != 1:
+            raise ConfigError(f"{self.study} {self.step}", f"input {name!r} has {len(paths)} paths")
+        return paths[0]
+
+    def input_list(self, name: str) -> list[Path]:
+        if name not in self.inputs:
+            raise ConfigError(
+                f"{self.study} {self.step}",
+                f"no input named {name!r} (the rule gave {sorted(self.inputs)})",
+            )
+        return self.inputs[name]
+
+    def output(self, name: str) -> Path:
+        if name not in self.outputs:
+            raise ConfigError(
+                f"{self.study} {self.step}",
+                f"no output named {name!r} (the rule gave {sorted(self.outputs)})",
+            )
+        return self.outputs[name]
+
+    def csv(self, name: str):
+        """The input ``name`` read as a DataFrame (read once per step)."""
+        import pandas as pd
+
+        return self._cached(("csv", name), lambda: pd.read_csv(self.input(name)))
+
+    def json(self, name: str):
+        """The input ``name`` read as JSON (read once per step)."""
+        return self._cached(("json", name), lambda: json.loads(self.input(name).read_text()))
+
+    def _cached(self, key, load):
+        if key not in self._cache:
+            self._cache[key] = load()
+        return self._cache[key]
+
+    def seed(self, offset: int = 0, r: int = 0) -> int:
+        return derive_seed(self.base_seed, offset, r)
+
+    def meta(self, **extra) -> dict:
+        """Metadata for an output's ``.meta.json``: the settings used, seeds, run."""
+        s = settings_dict(self.settings) if dataclasses.is_dataclass(self.settings) else {}
+        return {
+            "study": self.study,
+            "step": self.step,
+            "run": self.run,
+            "base_seed": self.base_seed,
+            "wildcards": self.wildcards,
+            "settings": s,
+            **extra,
+        }
+
+
+@dataclass
+class FigureOutput:
+    """A figure step's result; the shape writes ``png`` with its CSV and metadata."""
+
+    fig: Any
+    data: Any  # pandas DataFrame of the plotted numbers
+    meta: dict = field(default_factory=dict)
+    allow_nan: bool = False
+
+
+@dataclass
+class TableOutput:
+    """A table step's result; the shape writes ``csv`` and ``md`` with metadata."""
+
+    data: Any
+    meta: dict = field(default_factory=dict)
+    allow_nan: bool = False
+    floatfmt: str = ".4g"
+
+
+@dataclass
+class Step:
+    name: str
+    kind: str  # run | figure | table | claims
+    fn: Callable
+    settings: type | None
+    help: str = ""
+
+
+class Study:
+    """Registry of a study's steps; builds the CLI and tells the rules which keys each
+    step reads."""
+
+    def __init__(self, name: str, document: str, title: str = ""):
+        self.name = name
+        self.document = document
+        self.title = title
+        self.steps: dict[str, Step] = {}
+        self.claim_specs: list = []
+        self.claim_fns: dict[str, Callable] = {}
+        self.claims_settings: type | None = None
+
+    # ------------------------------------------------------------------ registration
+    def _add(self, names, kind, settings, fn, help=""):
+        for n in names:
+            if n in self.steps:
+                raise ValueError(f"{self.name}: step {n!r} registered twice")
+            self.steps[n] = Step(n, kind, fn, settings, help or (fn.__doc__ or "").strip())
+        return fn
+
+    def run(self, *names: str, settings: type | None = None, help: str = ""):
+        """A computation step; the function writes its outputs itself."""
+        return lambda fn: self._add(names or (fn.__name__,), "run", settings, fn, help)
+
+    def figure(self, *ids: str, settings: type | None = None):
+        """Figure id(s) -> function(ctx) -> :class:`FigureOutput`."""
+        return lambda fn: self._add(ids, "figure", settings, fn)
+
+    def table(self, *ids: str, settings: type | None = None):
+        """Table id(s) -> function(ctx) -> :class:`TableOutput`."""
+        return lambda fn: self._add(ids, "table", settings, fn)
+
+    def claims(self, specs, settings: type | None = None) -> None:
+        """The study's claims as data (a list of :class:`~latentlab.claims.spec.Claim`)."""
+        ids = [c.id for c in specs]
+        dup = sorted({i for i in ids if ids.count(i) > 1})
+        if dup:
+            raise ValueError(f"{self.name}: claim ids declared twice: {dup}")
+        self.claim_specs = list(specs)
+        self.claims_settings = settings
+        self._add(["claims"], "claims", settings, self._run_claims, "write claims.csv")
+
+    def claim(self, *ids: str):
+        """One small function per claim: ``fn(ctx) -> value | Measured | [Measured] | NotRun``."""
+
+        def deco(fn):
+            for i in ids:
+                if i in self.claim_fns:
+                    raise ValueError(f"{self.name}: claim {i} has two functions")
+                self.claim_fns[i] = fn
+            return fn
+
+        return deco
+
+    # ------------------------------------------------------------------ config side
+    def config_keys(self, step: str) -> list[str]:
+        """Top-level keys of the study's config section that ``step`` reads."""
+        if step not in self.steps:
+            raise KeyError(f"{self.name}: no step {step!r}; steps: {sorted(self.steps)}")
+        cls = self.steps[step].settings
+        return field_names(cls) if cls is not None else []
+
+    def all_config_keys(self) -> set[str]:
+        return {k for s in self.steps for k in self.config_keys(s)}
+
+    def check_config(self, section: dict) -> None:
+        """Stop at start-up on a key no step reads, or a value a step cannot parse."""
+        section = section or {}
+        known = self.all_config_keys()
+        unknown = sorted(set(section) - known)
+        if unknown:
+            raise ConfigError(
+                f"{self.name}.{unknown[0]}",
+                f"unknown key (misspelt?); the steps of {self.name} read {sorted(known)}",
+            )
+        for step in self.steps.values():
+            if step.settings is not None:
+                keys = set(field_names(step.settings))
+                parse_settings(
+                    step.settings, {k: v for k, v in section.items() if k in keys}, self.name
+                )
+
+    def check_claims(self) -> None:
+        """Every claim that is not ``not_testable`` has a function, and every function a claim."""
+        ids = {c.id for c in self.claim_specs}
+        need = {c.id for c in self.claim_specs if not c.not_testable}
+        missing = sorted(need - set(self.claim_fns))
+        extra = sorted(set(self.claim_fns) - ids)
+        if missing or extra:
+            raise ValueError(
+                f"{self.name}: claims without a function {missing}, "
+                f"functions without a claim {extra}"
+            )
+
+    # ------------------------------------------------------------------ running
+    def context(self, step: str, params: dict, inputs, outputs, wildcards=None) -> StepContext:
+        st = self.steps[step]
+        for k in COMMON_KEYS:
+            if k not in params:
+                raise ConfigError(f"{self.name} {step}", f"--params lacks {k!r}")
+        section = {k: v for k, v in params.items() if k not in COMMON_KEYS}
+        settings = parse_settings(st.settings, section, self.name) if st.settings else None
+        return StepContext(
+            study=self.name,
+            step=step,
+            settings=settings,
+            run=str(params["run"]),
+            base_seed=int(params["base_seed"]),
+            threads=int(params["threads"]),
+            inputs={k: [Path(p) for p in v] for k, v in (inputs or {}).items()},
+            outputs={k: Path(p) for k, p in (outputs or {}).items()},
+            wildcards=dict(wildcards or {}),
+        )
+
+    def execute(self, step: str, params: dict, inputs=None, outputs=None, wildcards=None):
+        """Run one step (the CLI calls this; tests may too)."""
+        ctx = self.context(step, params, inputs, outputs, wildcards)
+        st = self.steps[step]
+        logging.getLogger(f"latentlab.{self.name}").info("%s %s", self.name, step)
+        result = st.fn(ctx)
+        if st.kind == "figure":
+            _write_figure(ctx, result)
+        elif st.kind == "table":
+            _write_table(ctx, result)
+        return result
+
+    def _run_claims(self, ctx: StepContext):
+        from latentlab.claims.spec import evaluate_claims
+
+        self.check_claims()
+        ledger = evaluate_claims(self, ctx)
+        ledger.write(ctx.output("csv"))
+        return ledger
+
+    # ------------------------------------------------------------------ CLI
+    def register(self, subparsers) -> None:
+        p = subparsers.add_parser(self.name, help=f"{self.title or self.name} ({self.document})")
+        sub = p.add_subparsers(dest="step", metavar="STEP", required=True)
+        for name, st in sorted(self.steps.items()):
+            sp = sub.add_parser(name, help=(st.help.splitlines() or [""])[0])
+            sp.add_argument("--params", type=json.loads, required=True, help="JSON object")
+            sp.add_argument("--input", nargs="*", default=[], metavar="NAME=PATH")
+            sp.add_argument("--output", nargs="*", default=[], metavar="NAME=PATH")
+            sp.add_argument("--wildcard", nargs="*", default=[], metavar="NAME=VALUE")
+            sp.set_defaults(func=self._cli, step=name)
+
+    def _cli(self, args) -> int:
+        self.execute(
+            args.step,
+            args.params,
+            inputs=_pairs(args.input, many=True),
+            outputs=_pairs(args.output, many=False),
+            wildcards=_pairs(args.wildcard, many=False),
+        )
+        return 0
+
+
+def _pairs(items: list[str], many: bool) -> dict:
+    out: dict = {}
+    for it in items:
+        name, sep, value = it.partition("=")
+        if not sep or not name:
+            raise ConfigError("command line", f"expected NAME=VALUE, got {it!r}")
+        if many:
+            out.setdefault(name, []).append(value)
+        elif name in out:
+            raise ConfigError("command line", f"{name!r} given twice")
+        else:
+            out[name] = value
+    return out
+
+
+def _write_figure(ctx: StepContext, res: FigureOutput) -> None:
+    from latentlab.outputs import write_figure
+
+    if not isinstance(res, FigureOutput):
+        raise TypeError(f"{ctx.study} {ctx.step}: a figure step returns FigureOutput")
+    png = ctx.output("png")
+    csv = ctx.outputs.get("csv", png.with_suffix(".csv"))
+    write_figure(res.fig, png, res.data, csv, ctx.meta(**res.meta), allow_nan=res.allow_nan)
+
+
+def _write_table(ctx: StepContext, res: TableOutput) -> None:
+    from latentlab.outputs import write_table
+
+    if not isinstance(res, TableOutput):
+        raise TypeError(f"{ctx.study} {ctx.step}: a table step returns TableOutput")
+    csv = ctx.output("csv")
+    md = ctx.outputs.get("md", csv.with_suffix(".md"))
+    write_table(
+        res.data, csv, md, ctx.meta(**res.meta), allow_nan=res.allow_nan, floatfmt=res.floatfmt
+    )
+
+
+def load_study(name: str) -> Study:
+    """The :class:`Study` of ``latentlab.studies.<name>`` with all its steps registered."""
+    mod = importlib.import_module(f"latentlab.studies.{name}.study")
+    study = mod.STUDY
+    for part in ("runs", "figures", "tables", "claims", "bench"):
+        try:
+            importlib.import_module(f"latentlab.studies.{name}.{part}")
+        except ModuleNotFoundError as e:
+            if e.name != f"latentlab.studies.{name}.{part}":
+                raise
+    return study

@@ -1,0 +1,191 @@
+"""The study shape: strict settings, the generated CLI, declarative claims."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from latentlab.claims.ledger import judge, read_claims
+from latentlab.claims.spec import Claim, Measured, NotRun
+from latentlab.errors import ConfigError
+from latentlab.settings import parse_settings
+from latentlab.studies.shape import FigureOutput, Study, TableOutput, derive_seed
+
+
+@dataclass(frozen=True)
+class Inner:
+    n: int
+    rate: float = 0.5
+
+
+@dataclass(frozen=True)
+class FitSettings:
+    fit: Inner
+    datasets: list[str] = field(default_factory=lambda: ["a"])
+    mode: str | None = None
+
+
+@dataclass(frozen=True)
+class ClaimSettings:
+    claims: dict[str, float]
+
+
+def test_parse_settings_defaults_and_types():
+    s = parse_settings(FitSettings, {"fit": {"n": 3}}, "toy")
+    assert s.fit == Inner(3, 0.5) and s.datasets == ["a"] and s.mode is None
+    assert parse_settings(Inner, {"n": 1, "rate": 2}, "x").rate == 2.0
+
+
+@pytest.mark.parametrize(
+    "mapping, key",
+    [
+        ({"fit": {"n": 3, "rat": 1.0}}, "toy.fit.rat"),
+        ({"fitt": {"n": 3}}, "toy.fitt"),
+        ({"fit": {}}, "toy.fit.n"),
+        ({"fit": {"n": "3"}}, "toy.fit.n"),
+        ({"fit": {"n": True}}, "toy.fit.n"),
+        ({"fit": {"n": 1}, "datasets": "a"}, "toy.datasets"),
+    ],
+)
+def test_parse_settings_names_the_bad_key(mapping, key):
+    with pytest.raises(ConfigError, match=key.replace(".", r"\.")):
+        parse_settings(FitSettings, mapping, "toy")
+
+
+def _toy_study():
+    st = Study("toy", document="doc", title="Toy")
+
+    @st.run("fit", settings=FitSettings)
+    def fit(ctx):
+        rng = np.random.default_rng(ctx.seed(7))
+        x = rng.normal(size=ctx.settings.fit.n)
+        pd.DataFrame({"x": x}).to_csv(ctx.output("raw"), index=False)
+
+    @st.figure("fig1", settings=FitSettings)
+    def fig1(ctx):
+        import matplotlib.pyplot as plt
+
+        df = ctx.csv("raw")
+        f, ax = plt.subplots()
+        ax.plot(df.x)
+        return FigureOutput(f, df, {"caption": "toy"})
+
+    @st.table("table1")
+    def table1(ctx):
+        return TableOutput(ctx.csv("raw").describe().reset_index())
+
+    st.claims(
+        [
+            Claim(
+                "C1",
+                where="Fig 1",
+                statement="mean near 0",
+                paper_value=0.0,
+                how="abs",
+                tolerance="claims.mean_abs",
+            ),
+            Claim("C2", where="Sec 2", statement="positive", paper_value="x > 0", how="true"),
+            Claim("C3", where="Sec 3", statement="private", paper_value=1, not_testable="private"),
+            Claim("C4", where="Sec 4", statement="bigger data", paper_value=1, how="ge"),
+        ],
+        settings=ClaimSettings,
+    )
+
+    @st.claim("C1")
+    def _(ctx):
+        return float(ctx.csv("raw").x.mean())
+
+    @st.claim("C2")
+    def _(ctx):
+        return [Measured(bool((ctx.csv("raw").x > -10).all()), dataset=d) for d in ("a", "b")]
+
+    @st.claim("C4")
+    def _(ctx):
+        return NotRun("real corpus: config/real.yaml")
+
+    return st
+
+
+def test_study_runs_and_judges(tmp_path):
+    st = _toy_study()
+    params = {"run": "t", "base_seed": 1, "threads": 1, "fit": {"n": 50}}
+    raw = tmp_path / "raw.csv"
+    st.execute("fit", params, outputs={"raw": raw})
+    st.execute("fig1", params, inputs={"raw": [raw]}, outputs={"png": tmp_path / "fig1.png"})
+    assert (tmp_path / "fig1.csv").exists() and (tmp_path / "fig1.png").stat().st_size > 0
+    meta = json.loads((tmp_path / "fig1.meta.json").read_text())
+    assert meta["settings"]["fit"]["n"] == 50 and meta["caption"] == "toy"
+    st.execute(
+        "table1",
+        {"run": "t", "base_seed": 1, "threads": 1},
+        inputs={"raw": [raw]},
+        outputs={"csv": tmp_path / "t.csv"},
+    )
+    assert (tmp_path / "t.md").exists()
+    cp = {"run": "t", "base_seed": 1, "threads": 1, "claims": {"mean_abs": 1.0}}
+    st.execute("claims", cp, inputs={"raw": [raw]}, outputs={"csv": tmp_path / "claims.csv"})
+    df = read_claims(tmp_path / "claims.csv")
+    assert list(df.claim_id) == ["C1", "C2", "C2", "C3", "C4"]
+    assert list(df.verdict) == ["reproduced", "reproduced", "reproduced", "not_testable", "not_run"]
+    # a tolerance smaller than the effect fails
+    cp["claims"]["mean_abs"] = 1e-9
+    st.execute("claims", cp, inputs={"raw": [raw]}, outputs={"csv": tmp_path / "c2.csv"})
+    assert read_claims(tmp_path / "c2.csv").verdict.iloc[0] == "not_reproduced"
+
+
+def test_config_keys_and_check_config():
+    st = _toy_study()
+    assert st.config_keys("fit") == ["fit", "datasets", "mode"]
+    assert st.config_keys("claims") == ["claims"]
+    st.check_config({"fit": {"n": 2}, "claims": {"a": 1.0}})
+    with pytest.raises(ConfigError, match=r"toy\.clams"):
+        st.check_config({"fit": {"n": 2}, "clams": {}})
+    with pytest.raises(ConfigError, match=r"toy\.fit\.n"):
+        st.check_config({"fit": {"n": 2.5}})
+
+
+def test_cli_is_generated(tmp_path):
+    import argparse
+
+    st = _toy_study()
+    ap = argparse.ArgumentParser()
+    st.register(ap.add_subparsers(dest="group"))
+    raw = tmp_path / "r.csv"
+    args = ap.parse_args(
+        [
+            "toy",
+            "fit",
+            "--params",
+            '{"run": "t", "base_seed": 3, "threads": 1, "fit": {"n": 4}}',
+            "--output",
+            f"raw={raw}",
+        ]
+    )
+    assert args.func(args) == 0 and len(pd.read_csv(raw)) == 4
+
+
+def test_missing_claim_function_is_an_error():
+    st = Study("t2", document="d")
+    st.claims([Claim("X", where="w", statement="s", paper_value=1, how="ge")])
+    with pytest.raises(ValueError, match="without a function"):
+        st.check_claims()
+
+
+def test_seed_is_derived_one_way():
+    assert derive_seed(10, 3, 2) == 15
+
+
+@pytest.mark.parametrize("value", ["false", "true", float("nan"), 1, None, "x"])
+def test_judge_true_accepts_only_booleans(value):
+    assert judge("x", value, "true")[0] == "not_reproduced"
+
+
+def test_judge_true_booleans():
+    assert judge("x", True, "true")[0] == "reproduced"
+    assert judge("x", np.bool_(True), "true")[0] == "reproduced"
+    assert judge("x", False, "true")[0] == "not_reproduced"
+    assert judge(1.0, float("inf"), "abs", 0.1)[0] == "not_reproduced"
