@@ -76,6 +76,6 @@ def time_memory(ctx) -> FigureOutput:
             ax.set_yscale("log")
     axes[0].set_title(f"{ctx.settings.dataset}: time per fit")
     axes[1].set_title("memory per fit process")
-    axes[1].legend()
+    axes[1].legend(bbox_to_anchor=(1.02, 1.0), loc="upper left")
     fig.tight_layout()
     return FigureOutput(fig, df, _meta(ctx, fits))
