@@ -221,7 +221,7 @@ def parse_mm(path: str | Path, vocab: str | Path, orientation: str = "docs_by_wo
         j = int(np.flatnonzero(bad)[0])
         where = f"line {_mm_header_lines(path) + j + 1}: " if coord else ""
         kind = "negative" if vals[j] < 0 else "non-integer"
-        raise DataError(path, f"{where}{kind} count {vals[j]!r}")
+        raise DataError(path, f"{where}{kind} count {float(vals[j]):g}")
     words = read_vocab_strict(vocab)
     if len(cols):
         _check_vocab_covers(vocab, len(words), int(cols.max()), path.name)
