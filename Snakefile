@@ -11,6 +11,8 @@ report: "report/workflow.rst"
 
 include: "rules/common.smk"
 include: "rules/data.smk"
+include: "rules/local.smk"
+include: "rules/compare.smk"
 
 
 for _study in STUDIES:
