@@ -6,7 +6,7 @@
 # config/config.yaml is the default run. A run given with --configfile=FILE stands on its
 # own: Snakemake would merge it key by key over the default, so smoke settings that FILE does
 # not repeat would leak into it.
-if "run" not in config:
+if not workflow.config_settings.configfiles:
 
     configfile: "config/config.yaml"
 

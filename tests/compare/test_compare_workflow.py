@@ -41,7 +41,10 @@ def _workdir(tmp: Path) -> Path:
 
 
 def _snakemake(wd: Path, local: dict, compare: dict, *targets, cli_compare: str | None = None):
-    cfg = {"run": "t", "studies": [], "data": {"local": local}, "compare": compare}
+    # a --configfile run stands on its own (the Snakefile does not merge it over the default)
+    cfg = yaml.safe_load((ROOT / "config" / "config.yaml").read_text())
+    cfg.update(run="t", studies=[], compare=compare)
+    cfg["data"]["local"] = local
     (wd / "cfg.yaml").write_text(yaml.safe_dump(cfg))
     args = [sys.executable, "-m", "snakemake", "--cores", "2", "--configfile=cfg.yaml", *targets]
     if cli_compare:

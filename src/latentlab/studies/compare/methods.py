@@ -242,7 +242,7 @@ def warm_up(method: str, settings) -> None:
     """Compile (or load the cached) numba kernels on a toy corpus before anything is timed."""
     import dataclasses
 
-    from latentlab.evaluation.heldout import split_halves
+    from latentlab.data.splits import completion_split
 
     rng = np.random.default_rng(0)
     toy = BowCorpus.from_dense(rng.integers(0, 3, size=(8, 12)) + np.eye(8, 12, dtype=int))
@@ -261,4 +261,4 @@ def warm_up(method: str, settings) -> None:
         theta_iters: int = 5
         n_checkpoints: int = 1
 
-    fit_method(method, toy, 2, s, 0, split_halves(toy, 0), _Ev())
+    fit_method(method, toy, 2, s, 0, completion_split(toy, 0), _Ev())

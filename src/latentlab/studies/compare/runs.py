@@ -22,7 +22,7 @@ def split(ctx) -> None:
     document's tokens into observed / scored parts (document completion). Empty documents
     and held-out documents with fewer than 2 tokens are left out (counted in info)."""
     from latentlab.data.splits import doc_split
-    from latentlab.evaluation.heldout import split_halves
+    from latentlab.data.splits import completion_split
 
     s = ctx.settings
     for key in ("test_frac", "observed_frac"):
@@ -48,7 +48,7 @@ def split(ctx) -> None:
             f"held-out documents with 2+ tokens (compare.test_frac = {s.test_frac})",
         )
     train, test = corpus.subset(tr), corpus.subset(te)
-    halves = split_halves(test, seed + 2, s.observed_frac)
+    halves = completion_split(test, seed + 2, s.observed_frac)
     parts = {"train": train, "test": test, "observed": halves.observed, "scored": halves.scored}
     for name, c in parts.items():
         c.metadata = {"dataset": s.dataset, "content_sha256": sha, "part": name}
