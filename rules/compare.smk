@@ -43,7 +43,8 @@ def _cmp_check_K(s):
     if os.path.exists(summary):
         with open(summary) as f:
             W = json.load(f)["n_vocab"]
-    elif s.dataset in LOCAL:
+    elif s.dataset in LOCAL and ("{mirror}" not in str(LOCAL[s.dataset]) or MIRROR):
+        # (a {mirror} path with no mirror set is refused when a job needs the corpus)
         W = _vocab_hint(local_spec(s.dataset))
     if W is not None and max(s.K) > W:
         raise _CmpConfigError(

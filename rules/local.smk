@@ -34,7 +34,9 @@ for _name in LOCAL:
         name:
             f"local_{_name}"
         input:
-            _local_files(local_spec(_name)),
+            # input functions: a {mirror} path is resolved (or refused) only when a
+            # target needs this corpus, so runs that do not use it need no mirror
+            lambda w, n=_name: _local_files(local_spec(n)),
         output:
             dataset=f"{OUT}/data/{_name}/dataset.npz",
             summary=f"{OUT}/data/{_name}/summary.json",
@@ -49,7 +51,7 @@ for _name in LOCAL:
         params:
             name=_name,
             outdir=lambda w, output: os.path.dirname(output.summary),
-            spec=json.dumps(local_spec(_name), sort_keys=True),
+            spec=lambda w, n=_name: json.dumps(local_spec(n), sort_keys=True),
         shell:
             "python -m latentlab data local {params.name} --out-dir {params.outdir} "
             "--params {params.spec:q} > {log} 2>&1"
