@@ -100,3 +100,39 @@ def crf_log_joint(x, doc, y, z, table, dish_of_table, alpha_y, alpha0, gamma, pr
         members = np.isin(table, [t for t in tables if dish_of_table[t] == k])
         lp += log_marginal(x[members], prior)
     return lp
+
+
+def dense_local(X, indptr, elog_pi, B, El, alpha, n_sweeps):
+    """Eqs 5.11-5.12 with a dense T x K q(z, k) per datum: ``n_sweeps`` updates from
+    alpha~ = alpha + N_d/T, then the final pass. Returns (alpha~, zeta, n_k, s_k, q_k,
+    entropy) as the CAVI local kernel leaves them."""
+    from scipy.special import digamma as psi
+
+    T, K = elog_pi.shape
+    G = El @ B.T  # N x K: sum_c b_kc E l_ic
+    nd = len(indptr) - 1
+    at = np.zeros((nd, T))
+    zeta = np.zeros((T, K))
+    n_k = np.zeros(K)
+    s_k = np.zeros((K, X.shape[1]))
+    q_k = np.zeros(K)
+    ent = 0.0
+    for d in range(nd):
+        i0, i1 = indptr[d], indptr[d + 1]
+        a = np.full(T, alpha + (i1 - i0) / T)
+        for _ in range(n_sweeps + 1):
+            elt = psi(a) - psi(a.sum())
+            lg = elt[None, :, None] + elog_pi[None] + G[i0:i1, None, :]  # n x T x K
+            lg -= lg.max((1, 2), keepdims=True)
+            p = np.exp(lg)
+            p /= p.sum((1, 2), keepdims=True)
+            a = alpha + p.sum((0, 2))
+        zeta += p.sum(0)
+        w = p.sum(1)  # n x K
+        n_k += w.sum(0)
+        s_k += w.T @ X[i0:i1]
+        q_k += w.T @ (X[i0:i1] ** 2).sum(1)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            ent -= float(np.where(p > 0, p * np.log(p), 0.0).sum())
+        at[d] = a
+    return at, zeta, n_k, s_k, q_k, ent

@@ -22,11 +22,16 @@ def ranks(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return r, order
 
 
-def stick_params(counts: np.ndarray, conc: float):
+def stick_params(counts: np.ndarray, conc: float, order: np.ndarray | None = None):
     """Beta parameters (a~, b~) of every stick in original index space (5.23-5.24,
-    5.26-5.27): a~ = 1 + n_k, b~ = conc + sum of counts ranked after k."""
+    5.26-5.27): a~ = 1 + n_k, b~ = conc + sum of counts ranked after k. ``order`` fixes
+    the stick order (no reordering); by default the counts' decreasing order."""
     counts = np.asarray(counts, dtype=np.float64)
-    r, order = ranks(counts)
+    if order is None:
+        r, order = ranks(counts)
+    else:
+        r = np.empty(len(counts), dtype=np.int64)
+        r[order] = np.arange(len(counts))
     sc = counts[order]
     tail_after = np.append(np.cumsum(sc[::-1])[::-1][1:], 0.0)
     return 1.0 + counts, conc + tail_after[r], r, order
@@ -44,14 +49,17 @@ def elog_sticks(a: np.ndarray, b: np.ndarray, order: np.ndarray) -> np.ndarray:
     return out
 
 
-def topic_sticks(zeta: np.ndarray, alpha0: float):
-    """Per-topic (a~, b~, E log pi, order) for a T x K pseudo-count matrix zeta."""
+def topic_sticks(zeta: np.ndarray, alpha0: float, orders: np.ndarray | None = None):
+    """Per-topic (a~, b~, E log pi, order) for a T x K pseudo-count matrix zeta
+    (``orders`` fixes the order of each topic's sticks)."""
     T, K = zeta.shape
     a = np.empty((T, K))
     b = np.empty((T, K))
     el = np.empty((T, K))
+    fixed = orders
     orders = np.empty((T, K), dtype=np.int64)
     for t in range(T):
-        a[t], b[t], _, orders[t] = stick_params(zeta[t], alpha0)
+        a[t], b[t], _, o = stick_params(zeta[t], alpha0, None if fixed is None else fixed[t])
+        orders[t] = o
         el[t] = elog_sticks(a[t], b[t], orders[t])
     return a, b, el, orders
