@@ -1,0 +1,3 @@
+from .study import STUDY
+
+register = STUDY.register
