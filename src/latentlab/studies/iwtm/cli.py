@@ -1,3 +1,3 @@
-from .study import STUDY
+from latentlab.studies.shape import load_study
 
-register = STUDY.register
+register = load_study("iwtm").register

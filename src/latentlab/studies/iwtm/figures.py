@@ -43,7 +43,7 @@ def _acc_vs_k(df, base, dots, title, ctx):
     axes[0, 0].legend(fontsize=7)
     fig.suptitle(title)
     fig.tight_layout()
-    return FigureOutput(fig, df, {"reductions": ctx.settings.reductions})
+    return FigureOutput(fig, df, {"reductions": ctx.settings.reductions}, allow_nan=True)
 
 
 @STUDY.figure("fig4_1", settings=FigSettings)
