@@ -148,3 +148,27 @@ def parse_scene15(
         np.array(split),
         meta,
     ).validate(folder)
+
+
+def dense_sift(gray: np.ndarray, step: int = 10, patch: int = 16) -> tuple[np.ndarray, np.ndarray]:
+    """Dense SIFT (Waters 2014, Sec. 4.5.1: a regular grid every ``step`` px) with OpenCV:
+    ``cv2.SIFT_create().compute`` on keypoints of diameter ``patch`` whose patches lie
+    inside the image. ``gray`` is a 2-D array in [0, 1] or uint8. Returns (n x 128
+    float32, positions n x 2)."""
+    import cv2
+
+    g = np.asarray(gray)
+    if g.ndim != 2:
+        raise DataError(None, f"dense SIFT needs a grayscale image, got shape {g.shape}")
+    if g.dtype != np.uint8:
+        g = np.clip(np.rint(g * 255.0), 0, 255).astype(np.uint8)
+    H, W = g.shape
+    half = patch / 2.0
+    ys = np.arange(half, H - half + 1e-9, step)
+    xs = np.arange(half, W - half + 1e-9, step)
+    if not len(ys) or not len(xs):
+        raise DataError(None, f"image {W}x{H} px is smaller than one {patch}px SIFT patch")
+    kps = [cv2.KeyPoint(float(x), float(y), float(patch)) for y in ys for x in xs]
+    kps, desc = cv2.SIFT_create().compute(g, kps)
+    pos = np.array([k.pt for k in kps], dtype=np.float32)
+    return desc.astype(np.float32), pos

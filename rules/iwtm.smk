@@ -1,0 +1,131 @@
+# Study iwtm (seed 003, Waters PhD 2014, chs. 3-5): infinite-word topic models.
+# Logic: latentlab.studies.iwtm (python -m latentlab iwtm --help).
+IWTM = f"{OUT}/iwtm"
+IWTM_CFG = config.get("iwtm", {})
+IWTM_DS = list(IWTM_CFG.get("datasets", ["syn_iwtm"]))
+IWTM_FIGS = ["fig4_1", "fig4_2", "fig5_1", "fig5_2", "fig5_3"]
+IWTM_TABLES = ["table4_1", "sec5_6_1"]
+
+STUDY_FIGURES["iwtm"] = [f"{IWTM}/{f}.png" for f in IWTM_FIGS]
+
+
+def iwtm_data_inputs(w):
+    if w.dataset == "syn_iwtm":
+        return {}
+    return {"fetched": f"{RESOURCES}/.fetched/scene15.json"}
+
+
+rule iwtm:
+    input:
+        [f"{IWTM}/{f}.png" for f in IWTM_FIGS],
+        [f"{IWTM}/{t}.csv" for t in IWTM_TABLES],
+        f"{IWTM}/claims.csv",
+        f"{IWTM}/bench.csv",
+
+
+rule iwtm_data:
+    input:
+        unpack(iwtm_data_inputs),
+    output:
+        npz=f"{IWTM}/data/{{dataset}}.npz",
+        meta=f"{IWTM}/data/{{dataset}}.json",
+    log:
+        f"{LOGS}/iwtm/data_{{dataset}}.log",
+    benchmark:
+        f"{BENCH}/iwtm/data_{{dataset}}.tsv"
+    threads: THREADS
+    params:
+        json=step_params("iwtm", "data"),
+        io=lambda w, input, output: io_args(input, output, w),
+    shell:
+        "python -m latentlab iwtm data --params {params.json:q} {params.io} > {log} 2>&1"
+
+
+rule iwtm_exp:
+    input:
+        data=f"{IWTM}/data/{{dataset}}.npz",
+    output:
+        csv=f"{IWTM}/{{chapter}}_{{dataset}}.csv",
+        extra=f"{IWTM}/{{chapter}}_{{dataset}}.npz",
+    log:
+        f"{LOGS}/iwtm/{{chapter}}_{{dataset}}.log",
+    benchmark:
+        f"{BENCH}/iwtm/{{chapter}}_{{dataset}}.tsv"
+    wildcard_constraints:
+        chapter="ch4|ch5",
+    threads: THREADS
+    params:
+        json=lambda w: step_params("iwtm", w.chapter),
+        out=lambda w, output: f"--output csv={output.csv} "
+        + ("confusion" if w.chapter == "ch4" else "beta")
+        + f"={output.extra}",
+    shell:
+        "python -m latentlab iwtm {wildcards.chapter} --params {params.json:q} "
+        "--input data={input.data} {params.out} > {log} 2>&1"
+
+
+rule iwtm_figure:
+    input:
+        ch4=expand(f"{IWTM}/ch4_{{ds}}.csv", ds=IWTM_DS),
+        ch5=expand(f"{IWTM}/ch5_{{ds}}.csv", ds=IWTM_DS),
+        confusion=expand(f"{IWTM}/ch4_{{ds}}.npz", ds=IWTM_DS),
+        beta=expand(f"{IWTM}/ch5_{{ds}}.npz", ds=IWTM_DS),
+    output:
+        png=f"{IWTM}/{{fig}}.png",
+        csv=f"{IWTM}/{{fig}}.csv",
+    log:
+        f"{LOGS}/iwtm/{{fig}}.log",
+    wildcard_constraints:
+        fig="fig[0-9]_[0-9]",
+    params:
+        json=lambda w: step_params("iwtm", w.fig),
+        io=lambda w, input, output: io_args(input, output),
+    shell:
+        "python -m latentlab iwtm {wildcards.fig} --params {params.json:q} {params.io} > {log} 2>&1"
+
+
+rule iwtm_table:
+    input:
+        ch4=expand(f"{IWTM}/ch4_{{ds}}.csv", ds=IWTM_DS),
+        ch5=expand(f"{IWTM}/ch5_{{ds}}.csv", ds=IWTM_DS),
+    output:
+        csv=f"{IWTM}/{{table}}.csv",
+    log:
+        f"{LOGS}/iwtm/{{table}}.log",
+    wildcard_constraints:
+        table="table4_1|sec5_6_1",
+    params:
+        json=lambda w: step_params("iwtm", w.table),
+        io=lambda w, input, output: io_args(input, output),
+    shell:
+        "python -m latentlab iwtm {wildcards.table} --params {params.json:q} {params.io} > {log} 2>&1"
+
+
+rule iwtm_claims:
+    input:
+        ch4=expand(f"{IWTM}/ch4_{{ds}}.csv", ds=IWTM_DS),
+        ch5=expand(f"{IWTM}/ch5_{{ds}}.csv", ds=IWTM_DS),
+    output:
+        csv=f"{IWTM}/claims.csv",
+    log:
+        f"{LOGS}/iwtm/claims.log",
+    params:
+        json=step_params("iwtm", "claims"),
+        io=lambda w, input, output: io_args(input, output),
+    shell:
+        "python -m latentlab iwtm claims --params {params.json:q} {params.io} > {log} 2>&1"
+
+
+rule iwtm_bench:
+    output:
+        csv=f"{IWTM}/bench.csv",
+    log:
+        f"{LOGS}/iwtm/bench.log",
+    benchmark:
+        f"{BENCH}/iwtm/bench.tsv"
+    threads: THREADS
+    params:
+        json=step_params("iwtm", "bench"),
+        io=lambda w, input, output: io_args(input, output),
+    shell:
+        "python -m latentlab iwtm bench --params {params.json:q} {params.io} > {log} 2>&1"

@@ -1,0 +1,172 @@
+"""Normal-Gamma base measure of IWTM (Waters 2014, Sec. 3.1.2, 4.2.2, 5.3).
+
+Clusters are spherical Gaussians N(mu, lambda^-1 I) with lambda ~ Gam(a, b) in the
+shape/scale parameterisation (E[lambda] = a b) and mu | lambda ~ N(m, (beta0 lambda)^-1 I).
+A cluster is summarised by its statistics n, s = sum x, q = sum ||x||^2.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numba as nb
+import numpy as np
+from scipy.special import digamma, gammaln
+
+from latentlab.errors import ConfigError
+
+LOG2PI = math.log(2.0 * math.pi)
+
+
+@dataclass(frozen=True)
+class NGPrior:
+    """m (D,), beta0 > 0, shape a > 0, scale b > 0."""
+
+    m: np.ndarray
+    beta0: float
+    a: float
+    b: float
+
+    def __post_init__(self):
+        for name in ("beta0", "a", "b"):
+            v = getattr(self, name)
+            if not (np.isfinite(v) and v > 0):
+                raise ConfigError(f"iwtm prior {name}", f"must be > 0, got {v}")
+        object.__setattr__(self, "m", np.ascontiguousarray(self.m, dtype=np.float64))
+
+    @property
+    def dim(self) -> int:
+        return int(self.m.shape[0])
+
+    @classmethod
+    def from_data(cls, X: np.ndarray, beta0: float, chi1: float) -> NGPrior:
+        """Ch. 5 settings: m = mean of X, shape chi1, scale chi2 with chi1 chi2 =
+        precision(x) = N D / sum ||x - xbar||^2 (digest Sec. 1.7)."""
+        X = np.asarray(X, dtype=np.float64)
+        m = X.mean(0)
+        ss = float(((X - m) ** 2).sum())
+        if ss <= 0:
+            raise ConfigError("iwtm prior", "descriptors have zero variance")
+        prec = X.size / ss
+        return cls(m, float(beta0), float(chi1), prec / float(chi1))
+
+
+def _posterior_terms(n, s, q, prior: NGPrior):
+    """(nu_n, m_n, a_n, rate_n) of the conjugate posterior given statistics."""
+    D = prior.dim
+    nu = prior.beta0 + n
+    mn = (prior.beta0 * prior.m + s) / nu
+    an = prior.a + 0.5 * n * D
+    # tr(M)/2 = (q + beta0 ||m||^2 - nu ||m_n||^2)/2 (digest Sec. 2.3)
+    rate = 1.0 / prior.b + 0.5 * (q + prior.beta0 * prior.m @ prior.m - nu * mn @ mn)
+    return nu, mn, an, rate
+
+
+def log_marginal(X: np.ndarray, prior: NGPrior) -> float:
+    """log p(X) of one cluster with parameters integrated out (Eq. 4.11)."""
+    X = np.asarray(X, dtype=np.float64).reshape(-1, prior.dim)
+    n, D = X.shape
+    nu, _, an, rate = _posterior_terms(n, X.sum(0), float((X * X).sum()), prior)
+    return float(
+        0.5 * D * (math.log(prior.beta0) - math.log(nu))
+        - 0.5 * n * D * LOG2PI
+        - prior.a * math.log(prior.b)
+        - gammaln(prior.a)
+        + gammaln(an)
+        - an * math.log(rate)
+    )
+
+
+@nb.njit(cache=True)
+def log_predictive_stats(x, n, s, q, m, beta0, a, b):
+    """Student-t predictive log f(x | cluster with stats n, s, q) (ratio of Eq. 4.11)."""
+    D = x.shape[0]
+    nu = beta0 + n
+    mm = 0.0
+    mn2 = 0.0
+    d2 = 0.0
+    for j in range(D):
+        mj = (beta0 * m[j] + s[j]) / nu
+        mm += m[j] * m[j]
+        mn2 += mj * mj
+        d2 += (x[j] - mj) ** 2
+    an = a + 0.5 * n * D
+    rate = 1.0 / b + 0.5 * (q + beta0 * mm - nu * mn2)
+    two_a_s2 = 2.0 * rate * (nu + 1.0) / nu
+    return (
+        math.lgamma(an + 0.5 * D)
+        - math.lgamma(an)
+        - 0.5 * D * math.log(math.pi * two_a_s2)
+        - (an + 0.5 * D) * math.log1p(d2 / two_a_s2)
+    )
+
+
+def log_predictive(x, X_cluster, prior: NGPrior) -> float:
+    """Predictive of x given the data X_cluster already in the cluster (n = 0 allowed)."""
+    Xc = np.asarray(X_cluster, dtype=np.float64).reshape(-1, prior.dim)
+    return float(
+        log_predictive_stats(
+            np.asarray(x, dtype=np.float64),
+            float(len(Xc)),
+            Xc.sum(0),
+            float((Xc * Xc).sum()),
+            prior.m,
+            prior.beta0,
+            prior.a,
+            prior.b,
+        )
+    )
+
+
+# ---------------------------------------------------------------------------- CAVI side
+@dataclass
+class ClusterQ:
+    """q(mu_c, lambda_c) = N(mt, (nu lambda)^-1 I) Gam(chi1, chi2) for C clusters."""
+
+    mt: np.ndarray  # C x D
+    nu: np.ndarray  # C
+    chi1: np.ndarray  # C
+    chi2: np.ndarray  # C (scale)
+
+    @property
+    def e_lam(self) -> np.ndarray:
+        return self.chi1 * self.chi2
+
+    @property
+    def e_loglam(self) -> np.ndarray:
+        return digamma(self.chi1) + np.log(self.chi2)
+
+    def const(self) -> np.ndarray:
+        """Per-cluster constant of E l (Table 5.1) without the ||x - m||^2 term."""
+        D = self.mt.shape[1]
+        return 0.5 * D * (self.e_loglam - LOG2PI - 1.0 / self.nu)
+
+    def copy(self) -> ClusterQ:
+        return ClusterQ(self.mt.copy(), self.nu.copy(), self.chi1.copy(), self.chi2.copy())
+
+
+def cluster_posterior(n_c, s_c, q_c, prior: NGPrior) -> ClusterQ:
+    """Eqs 5.13-5.16 with the +1/chi2 correction: weighted statistics n_c = sum rho,
+    s_c = sum rho x, q_c = sum rho ||x||^2 -> q(mu, lambda). m~ is computed first."""
+    D = prior.dim
+    n_c = np.asarray(n_c, dtype=np.float64)
+    nu = prior.beta0 + n_c  # (5.16)
+    mt = (prior.beta0 * prior.m[None, :] + s_c) / nu[:, None]  # (5.15)
+    chi1 = 0.5 * n_c * D + prior.a  # (5.13)
+    dm = mt - prior.m[None, :]
+    # sum rho ||x - m~||^2 = q - 2 m~.s + n ||m~||^2
+    sq = q_c - 2.0 * np.einsum("cd,cd->c", mt, s_c) + n_c * np.einsum("cd,cd->c", mt, mt)
+    sq = np.maximum(sq, 0.0)
+    chi2 = 1.0 / (0.5 * prior.beta0 * np.einsum("cd,cd->c", dm, dm) + 0.5 * sq + 1.0 / prior.b)
+    return ClusterQ(mt, nu, chi1, chi2)  # (5.14)
+
+
+def expected_loglik(X: np.ndarray, q: ClusterQ) -> np.ndarray:
+    """E l_ic = E log N(x_i | mu_c, lambda_c^-1 I) for every datum and cluster (Table 5.1)
+    as one GEMM: const_c - E[lam_c]/2 (||x||^2 - 2 x.m~_c + ||m~_c||^2)."""
+    el = q.e_lam
+    G = X @ (q.mt * el[:, None]).T
+    G += (q.const() - 0.5 * el * np.einsum("cd,cd->c", q.mt, q.mt))[None, :]
+    G -= 0.5 * np.einsum("nd,nd->n", X, X)[:, None] * el[None, :]
+    return G

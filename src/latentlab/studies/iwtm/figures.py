@@ -1,0 +1,137 @@
+"""iwtm figures: Fig 4.1 (accuracy vs vocabulary size), Fig 4.2 (confusion matrices),
+Fig 5.1 (sparsity of b~), Fig 5.2 (CAVI IWTM vs LDA+KMEANS vs LDA+GDPMM), Fig 5.3 (time)."""
+
+from __future__ import annotations
+
+import json
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+
+from latentlab.studies.shape import FigureOutput
+
+from .study import STUDY, FigSettings
+
+
+def _concat(ctx, name):
+    return pd.concat([pd.read_csv(p) for p in ctx.input_list(name)], ignore_index=True)
+
+
+def _acc_vs_k(df, base, dots, title, ctx):
+    Ts, ns = sorted(df["T"].unique()), sorted(df.n_train.unique())
+    ds = sorted(df.dataset.unique())
+    fig, axes = plt.subplots(
+        len(Ts) * len(ds), len(ns), figsize=(4 * len(ns), 3.2 * len(Ts) * len(ds)), squeeze=False
+    )
+    for a, (d, T) in enumerate([(d, T) for d in ds for T in Ts]):
+        for b, n in enumerate(ns):
+            ax = axes[a, b]
+            sub = df[(df.dataset == d) & (df["T"] == T) & (df.n_train == n)]
+            g = sub[sub.model == base].groupby("K").acc.agg(["mean", "std"]).reset_index()
+            ax.errorbar(
+                g.K, 100 * g["mean"], yerr=100 * g["std"].fillna(0), marker="o", ms=3, label=base
+            )
+            for mk, m in zip("Dsv", dots, strict=False):
+                s2 = sub[sub.model == m]
+                if len(s2):
+                    ax.plot(s2.K.mean(), 100 * s2.acc.mean(), mk, ms=9, label=m)
+            ax.set_xscale("log")
+            ax.set_title(f"{d}, T={T}, {n}/class", fontsize=9)
+            ax.set_xlabel("vocabulary size K (clusters)")
+            ax.set_ylabel("test accuracy (%)")
+    axes[0, 0].legend(fontsize=7)
+    fig.suptitle(title)
+    fig.tight_layout()
+    return FigureOutput(fig, df, {"reductions": ctx.settings.reductions}, allow_nan=True)
+
+
+@STUDY.figure("fig4_1", settings=FigSettings)
+def fig4_1(ctx):
+    df = _concat(ctx, "ch4")
+    return _acc_vs_k(
+        df,
+        "sLDA_BOW",
+        ["IWTM", "LDA_on_IWTM_clusters"],
+        "Fig 4.1: Gibbs IWTM vs supervised LDA+BOW",
+        ctx,
+    )
+
+
+@STUDY.figure("fig5_2", settings=FigSettings)
+def fig5_2(ctx):
+    df = _concat(ctx, "ch5")
+    return _acc_vs_k(
+        df,
+        "LDA_KMEANS",
+        ["IWTM_CAVI", "LDA_GDPMM"],
+        "Fig 5.2: CAVI IWTM + HIK SVM vs LDA+KMEANS vs LDA+GDPMM",
+        ctx,
+    )
+
+
+@STUDY.figure("fig4_2", settings=FigSettings)
+def fig4_2(ctx):
+    paths = ctx.input_list("confusion")
+    fig, axes = plt.subplots(len(paths), 2, figsize=(10, 4.6 * len(paths)), squeeze=False)
+    rows = []
+    for a, p in enumerate(paths):
+        z = np.load(p)
+        keys = json.loads(str(z["keys"]))
+        names = [str(c) for c in z["class_names"]]
+        for b, m in enumerate(("IWTM", "sLDA_BOW")):
+            M = z[m]
+            ax = axes[a, b]
+            ax.imshow(M, vmin=0, vmax=1, cmap="viridis")
+            ax.set_xticks(range(len(names)), names, rotation=90, fontsize=6)
+            ax.set_yticks(range(len(names)), names, fontsize=6)
+            ax.set_xlabel("predicted class")
+            ax.set_ylabel("true class")
+            ax.set_title(f"{m} (best: {', '.join(keys[m][1:])})", fontsize=8)
+            for i, j in np.ndindex(M.shape):
+                rows.append(dict(file=str(p), model=m, true=names[i], pred=names[j], rate=M[i, j]))
+    fig.suptitle("Fig 4.2: row-normalised confusion matrices of the best models")
+    fig.tight_layout()
+    return FigureOutput(fig, pd.DataFrame(rows), {"reductions": ctx.settings.reductions})
+
+
+@STUDY.figure("fig5_1", settings=FigSettings)
+def fig5_1(ctx):
+    z = np.load(ctx.input_list("beta")[0])
+    B, n_k = z["beta"], z["n_k"]
+    top = np.argsort(-n_k, kind="stable")[:100]
+    Bs = B[top]
+    cols = np.unique(Bs.argmax(1))
+    fig, ax = plt.subplots(figsize=(7, 5))
+    ax.imshow(Bs[:, cols], aspect="auto", cmap="gray_r", vmin=0, vmax=1)
+    ax.set_xlabel("cluster (those any shown atom maps to most)")
+    ax.set_ylabel("atom (100 largest by data)")
+    frac = float((Bs.max(1) > 0.99).mean()) if len(Bs) else float("nan")
+    ax.set_title(f"Fig 5.1: q(c_k) of the atoms; rows with max > 0.99: {100 * frac:.0f} %")
+    df = pd.DataFrame({"atom": top, "n_k": n_k[top], "max_b": Bs.max(1)})
+    return FigureOutput(fig, df, {"onehot_frac": frac})
+
+
+@STUDY.figure("fig5_3", settings=FigSettings)
+def fig5_3(ctx):
+    df = _concat(ctx, "ch5")
+    fig, axes = plt.subplots(1, 2, figsize=(10, 4))
+    rows = []
+    for (d, T, n), sub in df.groupby(["dataset", "T", "n_train"]):
+        iw = sub[sub.model == "IWTM_CAVI"].seconds.mean()
+        lk = sub[sub.model == "LDA_KMEANS"].groupby("K").seconds.mean()
+        axes[0].plot(lk.index, lk.values, "o-", label=f"{d} T={T} {n}/class")
+        axes[1].plot(lk.index, lk.values / iw, "o-", label=f"{d} T={T} {n}/class")
+        for K, v in lk.items():
+            rows.append(
+                dict(dataset=d, T=T, n_train=n, K=K, lda_kmeans_s=v, iwtm_s=iw, ratio=v / iw)
+            )
+    for ax, yl in zip(axes, ("LDA+KMEANS training time (s)", "time / IWTM CAVI time"), strict=True):
+        ax.set_xscale("log")
+        ax.set_xlabel("vocabulary size K")
+        ax.set_ylabel(yl)
+    axes[1].axhline(1, color="k", lw=0.5)
+    axes[0].legend(fontsize=6)
+    fig.suptitle("Fig 5.3: run time (machine shared with other jobs)")
+    fig.tight_layout()
+    return FigureOutput(fig, pd.DataFrame(rows), {"reductions": ctx.settings.reductions})
