@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # CI: the SLURM profile (config/profiles/slurm) on a real one-node SLURM (scripts/local-slurm.sh).
-#  1. start SLURM (installs slurm-wlm + munge when missing; root or sudo)
+#  1. start SLURM (installs slurm-wlm + munge when missing, root or sudo; and the plugin)
 #  2. run the smoke study $STUDY through the profile into results/$RUN (fresh); while it runs,
 #     scancel the job of rule $KILL_RULE (each attempt: the profile retries a failed job once)
 #  3. assert: every submitted job got its rule's threads/mem_mb/runtime as --cpus-per-task/--mem/
@@ -46,6 +46,12 @@ cleanup() {
 }
 trap cleanup EXIT
 
+if ! python -c "import importlib.util as u, sys
+sys.exit(u.find_spec('snakemake_executor_plugin_slurm') is None)"; then
+    say "installing the SLURM executor plugin (extra 'cluster')"
+    python -m pip install -q -e ".[cluster]"
+fi
+
 if [ ! -s "results/$REF/$STUDY/claims.csv" ]; then
     say "no local run results/$REF: building $STUDY locally"
     timeout "$RUN_LIMIT" snakemake --cores 2 --config "run=$REF" -- "$STUDY" >"$LOGS/local.log" 2>&1 ||
@@ -58,11 +64,12 @@ $SUDO scripts/local-slurm.sh start
 rm -rf "results/$RUN" "logs/$RUN" "benchmarks/$RUN"
 
 say "run 1 through the profile; scancel rule $KILL_RULE while it runs"
+: >"$LOGS/run1.log"
 timeout "$RUN_LIMIT" "${SM[@]}" >"$LOGS/run1.log" 2>&1 &
 smpid=$!
 run_id=
 for ((t = 0; t < 120; t++)); do
-    run_id=$(sed -n 's/^SLURM run ID: //p' "$LOGS/run1.log" | head -n 1)
+    run_id=$(sed -n 's/^SLURM run ID: //p' "$LOGS/run1.log" | head -n 1) || true
     [ -n "$run_id" ] && break
     kill -0 "$smpid" 2>/dev/null || break
     sleep 1
@@ -73,7 +80,7 @@ cancelled=()
 while kill -0 "$smpid" 2>/dev/null; do
     # our run's running jobs of KILL_RULE (the comment names the rule); each seen for >= 3 s
     while read -r id comment rtime; do
-        [ "$comment" = "rule_$KILL_RULE" ] || continue
+        [ -n "$id" ] && [ "$comment" = "rule_$KILL_RULE" ] || continue
         [[ " ${cancelled[*]} " == *" $id "* ]] && continue
         [[ $rtime == 0:0[0-2] ]] && continue
         echo "scancel $id ($comment, running for $rtime)"

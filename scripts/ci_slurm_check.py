@@ -193,7 +193,7 @@ def cmd_rerun(dry, first, rerun, snapshot, folder):
         fail(f"the rerun rewrote files no rerun job makes: {stray}")
     print(
         f"rerun: {sum(done.values())} of {total_first} jobs ({done}), as the dry run planned; "
-        f"submitted {submitted}; {len(changed)} files rewritten, all theirs; "
+        f"submitted {submitted}; {len(changed)} files written, all theirs; "
         f"{len(before) - len([c for c in changed if c in before])} files untouched"
     )
 

@@ -170,7 +170,7 @@ cmd_status() {
         fi
     done
     if [ $rc = 0 ]; then
-        sinfo -N -o '%N %P %t %c CPUs %m MB' || rc=1
+        sinfo -N -o '%N %P %t %c %m' || rc=1
         squeue -h -o '%i %j %T' | head -n 20 || true
     fi
     return $rc
