@@ -17,13 +17,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pandas as pd
-
 # Claims measured at equal training time or within a fixed time budget (their values move
 # with the machine's speed from run to run, locally too): only their non-measured columns
 # are compared. Found by comparing two local smoke runs (every other claim is bit-identical).
-TIMED_CLAIMS = re.compile(r"^(C4\.4|C4\.7b|C4\.8|C4\.9-proxy-.*)$")
-MEASURED = ["our_value", "verdict", "note"]
 
 
 def fail(msg):
@@ -199,36 +195,18 @@ def cmd_rerun(dry, first, rerun, snapshot, folder):
 
 
 def cmd_compare(ref, new):
+    """The study's claims.csv and figure/table CSVs equal the local run's, to the rules of
+    the golden comparison (numbers to 1e-9, what varies with the clock in
+    tests/golden/volatile.yaml compared by shape)."""
+    sys.path.insert(0, str(Path(__file__).parent))
+    import golden_compare
+
     ref, new = Path(ref), Path(new)
-    a, b = pd.read_csv(ref / "claims.csv"), pd.read_csv(new / "claims.csv")
-    if list(a.claim_id) != list(b.claim_id):
-        fail(f"claims.csv: claim ids differ: {list(a.claim_id)} vs {list(b.claim_id)}")
-    fixed = [c for c in a.columns if c not in MEASURED]
-    if not a[fixed].equals(b[fixed]):
-        fail(f"claims.csv: {ref} and {new} differ in {fixed}")
-    exact = ~a.claim_id.str.match(TIMED_CLAIMS)
-    diff = ~(
-        a[exact][MEASURED].fillna("").astype(str) == b[exact][MEASURED].fillna("").astype(str)
-    ).all(axis=1)
-    if diff.any():
-        fail(f"claims.csv: claims differ:\n{a[exact][diff]}\n{b[exact][diff]}")
-    print(
-        f"claims.csv: {int(exact.sum())} claims equal, {int((~exact).sum())} timed claims "
-        "equal apart from their measured value"
-    )
-    figs = sorted(p.name for p in ref.glob("fig*.csv"))
-    if not figs or figs != sorted(p.name for p in new.glob("fig*.csv")):
-        fail(f"figure CSVs differ in name: {ref} vs {new}")
-    for name in figs:
-        fa, fb = pd.read_csv(ref / name), pd.read_csv(new / name)
-        timing = [c for c in fa.columns if c.endswith("seconds")]
-        if list(fa.columns) != list(fb.columns) or not fa.drop(columns=timing).equals(
-            fb.drop(columns=timing)
-        ):
-            fail(f"{name}: {ref} and {new} differ (columns other than {timing})")
-        print(
-            f"{name}: equal ({len(fa)} rows{', ' + ', '.join(timing) + ' aside' if timing else ''})"
-        )
+    if ref.name != new.name:
+        fail(f"compare: {ref} and {new} are not the same study")
+    volatile = golden_compare._load_volatile(golden_compare.ROOT / "tests/golden/volatile.yaml")
+    if golden_compare.compare_trees(ref.parent, new.parent, volatile, only=ref.name):
+        fail(f"{new} differs from {ref}")
 
 
 def main(argv):

@@ -82,6 +82,30 @@ def compare_file(golden: Path, ours: Path, rule: dict | None) -> list[str]:
     return problems
 
 
+def compare_trees(golden: Path, results: Path, volatile: dict, only: str | None = None) -> int:
+    """Print every difference between two results trees (``only``: one study's folder);
+    return the number of files that differ or are missing."""
+    keep = (lambda rel: rel.parts[0] == only) if only else (lambda rel: True)
+    gfiles = {r for r in _golden_files(golden) if keep(r)}
+    ofiles = {r for r in _golden_files(results) if keep(r)}
+    failed = 0
+    for rel in sorted(gfiles - ofiles):
+        print(f"MISSING {rel}: golden has it, the run does not")
+        failed += 1
+    for rel in sorted(ofiles - gfiles):
+        print(f"NEW     {rel}: not in the golden set (run with --update once it is right)")
+    for rel in sorted(gfiles & ofiles):
+        problems = compare_file(golden / rel, results / rel, _rule_for(str(rel), volatile))
+        if problems:
+            failed += 1
+            print(f"DIFF    {rel}")
+            for p in problems:
+                print(f"        {p}")
+    n = len(gfiles & ofiles)
+    print(f"golden: {max(n - failed, 0)}/{len(gfiles)} files equal")
+    return failed
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--results", type=Path, default=ROOT / "results" / "smoke")
@@ -97,23 +121,7 @@ def main(argv=None) -> int:
             shutil.copy2(a.results / rel, a.golden / rel)
         print(f"golden copies refreshed from {a.results}")
         return 0
-    volatile = _load_volatile(a.volatile)
-    gfiles, ofiles = set(_golden_files(a.golden)), set(_golden_files(a.results))
-    failed = 0
-    for rel in sorted(gfiles - ofiles):
-        print(f"MISSING {rel}: golden has it, the run does not")
-        failed += 1
-    for rel in sorted(ofiles - gfiles):
-        print(f"NEW     {rel}: not in the golden set (run with --update once it is right)")
-    for rel in sorted(gfiles & ofiles):
-        problems = compare_file(a.golden / rel, a.results / rel, _rule_for(str(rel), volatile))
-        if problems:
-            failed += 1
-            print(f"DIFF    {rel}")
-            for p in problems:
-                print(f"        {p}")
-    n = len(gfiles & ofiles)
-    print(f"golden: {n - failed if failed <= n else 0}/{len(gfiles)} files equal")
+    failed = compare_trees(a.golden, a.results, _load_volatile(a.volatile))
     return 1 if failed else 0
 
 
