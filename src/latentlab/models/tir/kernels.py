@@ -1,0 +1,274 @@
+"""Numba kernels of TIR / TIRE / additive DMR (Foulds 2014, ch. 3).
+
+Citations are CSR over citing documents: ``cptr`` (D+1), ``cidx`` (E cited ids) and one
+weight per edge ``ew`` (E): ``l^(c)`` for TIR (Eq 3.1), ``l^(c,d)`` for TIRE (Eq 3.3).
+The prior of document d is ``alpha^(d) = sum_e ew[e] zbar^(cidx[e]) + alpha0``.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit, prange
+
+from latentlab.evaluation.ais.kernels import std_ais_doc
+
+
+@njit(cache=True)
+def digamma(x):
+    """psi(x) for x > 0 (recurrence to x >= 6, then the asymptotic series)."""
+    r = 0.0
+    while x < 6.0:
+        r -= 1.0 / x
+        x += 1.0
+    f = 1.0 / (x * x)
+    return (
+        r
+        + math.log(x)
+        - 0.5 / x
+        - f * (1.0 / 12 - f * (1.0 / 120 - f * (1.0 / 252 - f * (1.0 / 240 - f / 132))))
+    )
+
+
+@njit(cache=True)
+def doc_alpha(d, cptr, cidx, ew, ndk, nd, alpha0, out):
+    """alpha^(d) (Eq 3.1 / 3.3) from the current counts of the cited documents."""
+    K = out.shape[0]
+    for k in range(K):
+        out[k] = alpha0
+    for e in range(cptr[d], cptr[d + 1]):
+        c = cidx[e]
+        if nd[c] == 0:
+            continue  # only transiently, while the exact sampler holds out a 1-token doc
+        s = ew[e] / nd[c]
+        for k in range(K):
+            out[k] += s * ndk[c, k]
+
+
+@njit(cache=True)
+def all_alpha(cptr, cidx, ew, ndk, nd, alpha0, out):
+    """alpha^(d) of every document (D x K)."""
+    for d in range(out.shape[0]):
+        doc_alpha(d, cptr, cidx, ew, ndk, nd, alpha0, out[d])
+
+
+@njit(cache=True)
+def tir_sweep(
+    ptr, w, z, ndk, nwk, nk, nd, alpha_dk, refresh, cptr, cidx, ew, alpha0, beta, beta_sum, u, p
+):
+    """One sweep of the approximate collapsed Gibbs sampler (Eq 3.4 without the Polya
+    product). With ``refresh`` the prior of d is recomputed from the cited documents'
+    current counts when d is visited (pitfall P3.1); otherwise ``alpha_dk`` is used as
+    given (DMR, LDA)."""
+    D = ptr.shape[0] - 1
+    K = nk.shape[0]
+    for d in range(D):
+        if refresh:
+            doc_alpha(d, cptr, cidx, ew, ndk, nd, alpha0, alpha_dk[d])
+        a = alpha_dk[d]
+        for i in range(ptr[d], ptr[d + 1]):
+            wi = w[i]
+            k = z[i]
+            ndk[d, k] -= 1
+            nwk[wi, k] -= 1
+            nk[k] -= 1
+            tot = 0.0
+            for j in range(K):
+                tot += (ndk[d, j] + a[j]) * (nwk[wi, j] + beta) / (nk[j] + beta_sum)
+                p[j] = tot
+            r = u[i] * tot
+            k = 0
+            while k < K - 1 and p[k] <= r:
+                k += 1
+            z[i] = k
+            ndk[d, k] += 1
+            nwk[wi, k] += 1
+            nk[k] += 1
+
+
+@njit(cache=True)
+def log_polya(nk, n, a):
+    """log Polya(z | a) of an assignment sequence with topic counts nk (no multinomial
+    coefficient; digest 1.2)."""
+    s = 0.0
+    for k in range(a.shape[0]):
+        s += a[k]
+    r = math.lgamma(s) - math.lgamma(s + n)
+    for k in range(a.shape[0]):
+        if nk[k] > 0:
+            r += math.lgamma(nk[k] + a[k]) - math.lgamma(a[k])
+    return r
+
+
+@njit(cache=True)
+def exact_logits(
+    d,
+    i,
+    wi,
+    ndk,
+    nwk,
+    nk,
+    nd,
+    alpha_d,
+    rptr,
+    ridx,
+    reidx,
+    cptr,
+    cidx,
+    ew,
+    alpha0,
+    beta,
+    beta_sum,
+    out,
+    buf,
+):
+    """log of the exact full conditional (Eq 3.4, up to a constant) of token i of d over
+    k, with d's counts already excluding token i. ``rptr/ridx`` list the citers of d and
+    ``reidx`` the edge index of (d -> citer) in the citing CSR."""
+    K = nk.shape[0]
+    n_new = nd[d] + 1  # n^(d) with token i back in
+    for k in range(K):
+        out[k] = (
+            math.log(ndk[d, k] + alpha_d[k])
+            + math.log(nwk[wi, k] + beta)
+            - math.log(nk[k] + beta_sum)
+        )
+    for r in range(rptr[d], rptr[d + 1]):
+        b = ridx[r]
+        e_db = reidx[r]
+        # alpha^(b) without d's contribution
+        doc_alpha(b, cptr, cidx, ew, ndk, nd, alpha0, buf)
+        for j in range(K):
+            buf[j] -= ew[e_db] * ndk[d, j] / nd[d] if nd[d] > 0 else 0.0
+        for k in range(K):
+            # add d's contribution with z_i = k
+            s = ew[e_db] / n_new
+            for j in range(K):
+                buf[j] += s * (ndk[d, j] + (1 if j == k else 0))
+            out[k] += log_polya(ndk[b], nd[b], buf)
+            for j in range(K):
+                buf[j] -= s * (ndk[d, j] + (1 if j == k else 0))
+
+
+@njit(cache=True)
+def tir_sweep_exact(
+    ptr,
+    w,
+    z,
+    ndk,
+    nwk,
+    nk,
+    nd,
+    alpha_dk,
+    rptr,
+    ridx,
+    reidx,
+    cptr,
+    cidx,
+    ew,
+    alpha0,
+    beta,
+    beta_sum,
+    u,
+    p,
+    buf,
+):
+    """One sweep of the exact collapsed Gibbs sampler of Eq 3.4 (with the Polya product
+    over the citers of d). ``nd`` is kept current (it changes while a token is out)."""
+    D = ptr.shape[0] - 1
+    K = nk.shape[0]
+    for d in range(D):
+        for i in range(ptr[d], ptr[d + 1]):
+            wi = w[i]
+            k = z[i]
+            ndk[d, k] -= 1
+            nwk[wi, k] -= 1
+            nk[k] -= 1
+            nd[d] -= 1
+            doc_alpha(d, cptr, cidx, ew, ndk, nd, alpha0, alpha_dk[d])
+            exact_logits(
+                d,
+                i,
+                wi,
+                ndk,
+                nwk,
+                nk,
+                nd,
+                alpha_dk[d],
+                rptr,
+                ridx,
+                reidx,
+                cptr,
+                cidx,
+                ew,
+                alpha0,
+                beta,
+                beta_sum,
+                p,
+                buf,
+            )
+            m = p[0]
+            for j in range(1, K):
+                if p[j] > m:
+                    m = p[j]
+            tot = 0.0
+            for j in range(K):
+                tot += math.exp(p[j] - m)
+                p[j] = tot
+            r = u[i] * tot
+            k = 0
+            while k < K - 1 and p[k] <= r:
+                k += 1
+            z[i] = k
+            ndk[d, k] += 1
+            nwk[wi, k] += 1
+            nk[k] += 1
+            nd[d] += 1
+
+
+@njit(cache=True)
+def polya_alpha_grad(ndk, nd, alpha_dk, docs, g):
+    """sum over ``docs`` of log Polya(z^(d) | alpha^(d)) (Eq 3.6) and its gradient in
+    alpha^(d)_k into g[d, k]: psi(A) - psi(A + n) + psi(a_k + n_k) - psi(a_k), A = sum a."""
+    K = alpha_dk.shape[1]
+    total = 0.0
+    for t in range(docs.shape[0]):
+        d = docs[t]
+        a = alpha_dk[d]
+        total += log_polya(ndk[d], nd[d], a)
+        s = 0.0
+        for k in range(K):
+            s += a[k]
+        c = digamma(s) - digamma(s + nd[d])
+        for k in range(K):
+            g[d, k] = c
+            if ndk[d, k] > 0:
+                g[d, k] += digamma(a[k] + ndk[d, k]) - digamma(a[k])
+    return total
+
+
+@njit(cache=True)
+def edge_grad(cptr, cidx, zbar, g, out):
+    """Chain rule to the edge weights: d alpha^(d)_k / d ew[e] = zbar^(c)_k."""
+    D = cptr.shape[0] - 1
+    K = zbar.shape[1]
+    for d in range(D):
+        for e in range(cptr[d], cptr[d + 1]):
+            c = cidx[e]
+            s = 0.0
+            for k in range(K):
+                s += zbar[c, k] * g[d, k]
+            out[e] = s
+
+
+@njit(cache=True, parallel=True)
+def batch_std_ais_alpha(ptr, words, phi, alphas, n, S, seeds, out, upd):
+    """Standard AIS (the ais_eval kernel ``std_ais_doc``) with one prior per document:
+    ``alphas[d]`` is the test document's alpha^(d) (held-out half scored as a new document
+    with the same references, Sec 3.5.2)."""
+    for d in prange(ptr.shape[0] - 1):
+        st = np.empty(1, np.uint64)
+        st[0] = seeds[d]
+        ld = np.log(phi[words[ptr[d] : ptr[d + 1]]])
+        upd[d] = std_ais_doc(ld, alphas[d], n, S, st, out[d])

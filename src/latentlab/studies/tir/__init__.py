@@ -1,0 +1,1 @@
+"""Study ``tir``: topical influence regression on citation networks (Foulds 2014, ch. 3)."""

@@ -1,0 +1,93 @@
+"""bench.csv: TIR Gibbs throughput vs the project's LDA CGS at the same K, the time of
+one regression step, and tomotopy's DMRModel (exponential DMR, its own sampler) side by
+side with our additive DMR on the same training corpus."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import pandas as pd
+
+from latentlab.bench import peak_rss_mb
+from latentlab.data.corpus import BowCorpus
+
+from .runs import load_graph, make_model
+from .study import STUDY, BenchSettings
+
+
+def _rate(step, sweeps, repeats, ntok):
+    step()  # compile / warm up
+    best = np.inf
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        for _ in range(sweeps):
+            step()
+        best = min(best, time.perf_counter() - t0)
+    return ntok * sweeps / best, best / sweeps
+
+
+@STUDY.run("bench", settings=BenchSettings)
+def bench(ctx):
+    from latentlab.models.lda import CGS
+
+    f, b = ctx.settings.fit, ctx.settings.bench
+    train = BowCorpus.load(ctx.input("train"))
+    g = load_graph(train)
+    ntok = int(train.n_tokens)
+    rows = []
+    for name, sampler in (("LDA CGS (dense)", "dense"), ("LDA CGS (sparse)", "sparse")):
+        m = CGS(f.K, alpha=f.alpha, beta=f.beta, optimize_interval=0, seed=1, sampler=sampler)
+        m.initialize(train)
+        tps, sec = _rate(m.step, b.sweeps, b.repeats, ntok)
+        rows.append({"method": name, "tokens_per_s": tps, "seconds": sec, "n_params": 0})
+    for name, kind in (("TIR Gibbs (approximate)", "tir"), ("DMR Gibbs (additive)", "dmr"),
+                       ("TIRE Gibbs (approximate)", "tire")):  # fmt: skip
+        m = make_model(kind, f, 1).initialize(train, g)
+        tps, sec = _rate(m.sweep, b.sweeps, b.repeats, ntok)
+        n_params = {"tir": len(m.cited), "dmr": m.lam.size, "tire": g.n_edges}[kind]
+        rows.append({"method": name, "tokens_per_s": tps, "seconds": sec, "n_params": n_params})
+        m.regress()  # warm up
+        t0 = time.perf_counter()
+        for _ in range(b.repeats):
+            m.regress()
+        rows.append(
+            {"method": f"{kind.upper()} regression step", "tokens_per_s": np.nan,
+             "seconds": (time.perf_counter() - t0) / b.repeats, "n_params": n_params}
+        )  # fmt: skip
+    if b.tomotopy:
+        rows.append(_tomotopy(train, g, f, b, ntok))
+    df = pd.DataFrame(rows)
+    df["K"] = f.K
+    df["tokens"] = ntok
+    df["peak_rss_mb"] = peak_rss_mb()
+    df["note"] = ""
+    df.loc[df.method.str.startswith("tomotopy"), "note"] = (
+        "exponential DMR (alpha = exp(x lambda)), cited ids as multi_metadata; its own "
+        "sparse sampler with 1 worker"
+    )
+    df.to_csv(ctx.output("csv"), index=False)
+
+
+def _tomotopy(train, g, f, b, ntok):
+    import tomotopy as tp
+
+    m = tp.DMRModel(k=f.K, alpha=f.alpha, eta=f.beta, sigma=f.sigma, seed=1)
+    cites = [[] for _ in range(train.n_docs)]
+    for d, c in g.edges():
+        cites[d].append(f"c{c}")
+    for d in range(train.n_docs):
+        a, z = train.indptr[d], train.indptr[d + 1]
+        words = np.repeat(train.word_ids[a:z], train.counts[a:z])
+        if len(words):
+            m.add_doc([f"w{w}" for w in words], multi_metadata=cites[d])
+    m.optim_interval = f.interval
+    m.train(0, workers=1)
+    n = m.num_words
+    best = np.inf
+    for _ in range(b.repeats):
+        t0 = time.perf_counter()
+        m.train(b.sweeps, workers=1)
+        best = min(best, time.perf_counter() - t0)
+    return {"method": "tomotopy DMRModel", "tokens_per_s": n * b.sweeps / best,
+            "seconds": best / b.sweeps, "n_params": int(np.size(m.lambdas))}  # fmt: skip

@@ -1,0 +1,289 @@
+"""Computation steps of the tir study: corpora, fits with held-out AIS scoring, the
+exploratory fits behind Tables 3.2-3.5 and Fig 3.4, and l recovery."""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+
+import numpy as np
+import pandas as pd
+from scipy.special import logsumexp
+
+from latentlab.data.corpus import BowCorpus
+from latentlab.errors import ConfigError, DataError
+from latentlab.models.tir import kernels, synthetic
+from latentlab.models.tir.graph import CitationGraph, build_citation_graph
+from latentlab.models.tir.model import InfluenceModel
+
+from .study import (
+    STUDY,
+    ExploreSettings,
+    FitSettings,
+    PrepareSettings,
+    RecoverySettings,
+    SynthSettings,
+)
+
+
+def _write_json(path, obj):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(obj, indent=1, sort_keys=True, default=float))
+
+
+@STUDY.run("synth", settings=SynthSettings)
+def synth(ctx):
+    """A synthetic TIR/TIRE corpus with its true influence (wildcard ``corpus``)."""
+    name = ctx.wildcards.get("corpus")
+    if name not in ctx.settings.synthetic:
+        raise ConfigError(f"tir.synthetic.{name}", "no such synthetic corpus")
+    c = ctx.settings.synthetic[name]
+    corpus, truth = synthetic.generate(
+        c.n_docs, c.n_vocab, c.K, c.doc_length, c.max_cites, c.rate, c.alpha, c.beta,
+        seed=ctx.seed(c.seed_offset), kind=c.kind, sigma=c.sigma, self_frac=c.self_frac,
+        self_boost=c.self_boost,
+    )  # fmt: skip
+    corpus.metadata["name"] = name
+    corpus.save(ctx.output("corpus"))
+    np.savez(ctx.output("truth"), **truth)
+
+
+@STUDY.run("prepare", settings=PrepareSettings)
+def prepare(ctx):
+    """Clean the citation graph (rules of models.tir.graph), then the Table 3.1 split:
+    test_frac of the citing documents, heldout_frac of each one's tokens held out."""
+    s = ctx.settings
+    corpus = BowCorpus.load(ctx.input("corpus"))
+    if corpus.links is None:
+        raise DataError(ctx.input("corpus"), "the corpus has no citation links")
+    links = corpus.links
+    if s.graph.cites_direction == "col_cites_row":
+        links = links[:, ::-1]
+    lengths = corpus.doc_lengths()
+    g = build_citation_graph(
+        links, corpus.n_docs, lengths, ctx.seed(s.graph.seed_offset), s.graph.on_cycle,
+        source=ctx.input("corpus"),
+    )  # fmt: skip
+    full = BowCorpus(
+        corpus.indptr, corpus.word_ids, corpus.counts, corpus.vocab, titles=corpus.titles,
+        links=g.edges(), metadata={**corpus.metadata, "tir_graph": g.summary},
+    )  # fmt: skip
+    full.save(ctx.output("full"))
+    rng = np.random.default_rng(ctx.seed(s.split.seed_offset))
+    cand = np.flatnonzero((g.out_degree() > 0) & (lengths >= 2))
+    n_test = max(1, int(round(s.split.test_frac * len(cand))))
+    test = np.sort(rng.choice(cand, size=n_test, replace=False))
+    ptr, w = corpus.to_tokens()
+    keep_tok = np.ones(len(w), bool)
+    held_ptr, held_w = [0], []
+    for d in test:
+        idx = np.arange(ptr[d], ptr[d + 1])
+        n_out = int(math.floor(s.split.heldout_frac * len(idx)))
+        n_out = min(max(n_out, 1), len(idx) - 1)
+        out = np.sort(rng.choice(idx, size=n_out, replace=False))
+        keep_tok[out] = False
+        held_w.append(w[out])
+        held_ptr.append(held_ptr[-1] + n_out)
+    doc_of = np.repeat(np.arange(corpus.n_docs), np.diff(ptr))
+    import scipy.sparse as sps
+
+    cnt = sps.coo_matrix(
+        (np.ones(int(keep_tok.sum()), np.int64), (doc_of[keep_tok], w[keep_tok])),
+        shape=(corpus.n_docs, corpus.n_vocab),
+    ).tocsr()
+    cnt.sum_duplicates()
+    cnt.sort_indices()
+    indptr, cols, vals = cnt.indptr, cnt.indices, cnt.data
+    train = BowCorpus(
+        indptr, cols, vals, corpus.vocab, titles=corpus.titles, links=g.edges(),
+        metadata={**corpus.metadata, "tir_split": "training halves"},
+    )  # fmt: skip
+    train.save(ctx.output("train"))
+    np.savez(
+        ctx.output("split"), test=test, held_ptr=np.array(held_ptr), held_w=np.concatenate(held_w)
+    )
+    summary = {
+        "corpus": str(ctx.input("corpus")),
+        "n_docs": corpus.n_docs,
+        "n_tokens": int(lengths.sum()),
+        "n_citing_docs": int((g.out_degree() > 0).sum()),
+        "n_cited_docs": int((g.in_degree() > 0).sum()),
+        "n_test_docs": int(n_test),
+        "n_heldout_tokens": int(held_ptr[-1]),
+        "cites_direction": s.graph.cites_direction,
+        **{k: v for k, v in g.summary.items()},
+    }
+    _write_json(ctx.output("summary"), summary)
+
+
+def load_graph(corpus: BowCorpus) -> CitationGraph:
+    return CitationGraph.from_edges(corpus.n_docs, corpus.links)
+
+
+def make_model(kind, f, seed, exact=False):
+    return InfluenceModel(
+        kind, K=f.K, alpha=f.alpha, beta=f.beta, sigma=f.sigma, estimator=f.estimator,
+        rate=f.rate, interval=f.interval, l_init=f.l_init, refresh=f.refresh, exact=exact,
+        lbfgs_iter=f.lbfgs_iter, seed=seed,
+    )  # fmt: skip
+
+
+def score_heldout(phi_wk, alphas, held_ptr, held_w, n_temps, S, seed, stream):
+    """log p(held-out half | Phi, alpha^(d)) by standard AIS (ais_eval's kernel), one
+    estimate per test document (log-mean-exp of its S importance weights)."""
+    from latentlab.evaluation.ais.rng import doc_seeds
+
+    D = len(held_ptr) - 1
+    out = np.zeros((D, S))
+    upd = np.zeros(D, np.int64)
+    phi = np.maximum(phi_wk, 1e-300)
+    kernels.batch_std_ais_alpha(
+        held_ptr.astype(np.int64), held_w.astype(np.int64), phi, alphas, n_temps, S,
+        doc_seeds(seed, D, stream), out, upd,
+    )  # fmt: skip
+    return logsumexp(out, axis=1) - math.log(S)
+
+
+@STUDY.run("fit", settings=FitSettings)
+def fit(ctx):
+    """Table 3.1: one model (wildcard ``model``: lda, tir, tire, dmr) trained on the
+    training halves; every ``sample_every``-th post-burn-in sample scores the held-out
+    halves by AIS; the likelihoods are averaged over samples (pitfall P3.4)."""
+    from latentlab.models.lda import CGS
+
+    f, a = ctx.settings.fit, ctx.settings.ais
+    kind = ctx.wildcards.get("model")
+    train = BowCorpus.load(ctx.input("train"))
+    sp = np.load(ctx.input("split"))
+    test, held_ptr, held_w = sp["test"], sp["held_ptr"], sp["held_w"]
+    g = load_graph(train)
+    seed = ctx.seed(f.seed_offset)
+    if kind == "lda":
+        m = CGS(f.K, alpha=f.alpha, beta=f.beta, optimize_interval=0, seed=seed)
+        m.initialize(train)
+    else:
+        m = make_model(kind, f, seed).initialize(train, g)
+    scores, t_sweep, n_sweeps = [], 0.0, 0
+    total = f.burn_in + f.n_iter
+    for it in range(1, total + 1):
+        t0 = time.perf_counter()
+        m.step()
+        t_sweep += time.perf_counter() - t0
+        n_sweeps += 1
+        if it > f.burn_in and (it - f.burn_in) % f.sample_every == 0:
+            if kind == "lda":
+                alphas = np.tile(m.alpha, (len(test), 1))
+            else:
+                alphas = np.stack([m.doc_prior(int(d)) for d in test])
+            lp = score_heldout(
+                m.phi_wk(), alphas, held_ptr, held_w, a.n_temps, a.S, ctx.seed(a.seed_offset),
+                stream=len(scores),
+            )  # fmt: skip
+            scores.append(lp)
+            ctx_log(kind, it, lp)
+    if not scores:
+        raise ConfigError("tir.fit", "no posterior sample scored (n_iter < sample_every)")
+    S = np.array(scores)  # samples x docs
+    df = pd.DataFrame({"doc": test, "n_heldout": np.diff(held_ptr)})
+    df["logp"] = logsumexp(S, axis=0) - math.log(len(S))
+    for s in range(len(S)):
+        df[f"logp_s{s}"] = S[s]
+    df.to_csv(ctx.output("scores"), index=False)
+    reg = getattr(m, "regression_seconds", [])
+    ntok = len(m.w)
+    _write_json(
+        ctx.output("info"),
+        {
+            "model": kind,
+            "K": f.K,
+            "sweeps": n_sweeps,
+            "tokens": int(ntok),
+            "seconds_sampling": t_sweep,
+            "tokens_per_second": ntok * n_sweeps / t_sweep,
+            "regression_steps": len(reg),
+            "regression_seconds_mean": float(np.mean(reg)) if reg else 0.0,
+            "n_samples_scored": len(S),
+            "settings": {"fit": f.__dict__, "ais": a.__dict__},
+        },
+    )
+
+
+def ctx_log(kind, it, lp):
+    import logging
+
+    logging.getLogger("latentlab.tir").info(
+        "%s it %d: mean held-out log p %.3f", kind, it, lp.mean()
+    )
+
+
+@STUDY.run("explore", settings=ExploreSettings)
+def explore(ctx):
+    """Tables 3.2-3.5 and Fig 3.4: TIR or TIRE (wildcard ``model``) on the whole cleaned
+    corpus, ``explore.burn_in`` iterations; l, T (Eq 3.2) and edge weights of the final
+    sample."""
+    f, e = ctx.settings.fit, ctx.settings.explore
+    kind = ctx.wildcards.get("model")
+    if kind not in ("tir", "tire"):
+        raise ConfigError("model", f"explore runs tir or tire, got {kind!r}")
+    full = BowCorpus.load(ctx.input("full"))
+    g = load_graph(full)
+    m = make_model(kind, f, ctx.seed(e.seed_offset)).fit(full, g, e.burn_in)
+    titles = full.titles or [str(i) for i in range(full.n_docs)]
+    docs = pd.DataFrame(
+        {
+            "doc": np.arange(full.n_docs),
+            "title": titles,
+            "citations": g.in_degree(),
+            "l": m.l,
+            "T": m.total_influence(),
+        }
+    )
+    docs.to_csv(ctx.output("docs"), index=False)
+    ew = m.l[g.cidx] if kind == "tir" else m.ew
+    pd.DataFrame({"citing": g.citing(), "cited": g.cidx, "l_edge": ew}).to_csv(
+        ctx.output("edges"), index=False
+    )
+
+
+@STUDY.run("recovery", settings=RecoverySettings)
+def recovery(ctx):
+    """l recovery on a synthetic TIR corpus (Sec 3.4): L1 error of stochastic-EM ML (and
+    MAP, and ML with the exact sampler) against the true l, and against no-regression
+    baselines (l = 0, i.e. LDA; l = the true mean for every document)."""
+    f, r = ctx.settings.fit, ctx.settings.recovery
+    corpus = BowCorpus.load(ctx.input("full"))
+    truth = np.load(ctx.input("truth"))
+    g = load_graph(corpus)
+    K = int(truth["phi"].shape[0])
+    cited = np.unique(g.cidx)
+    l_true = truth["l"][cited]
+    rows = []
+
+    def l1(x):
+        return float(np.mean(np.abs(x - l_true)))
+
+    rows.append({"method": "no regression (l = 0)", "rep": 0, "l1": l1(np.zeros_like(l_true))})
+    rows.append(
+        {
+            "method": "constant l = true mean",
+            "rep": 0,
+            "l1": l1(np.full_like(l_true, l_true.mean())),
+        }
+    )
+    variants = [("ML (stochastic EM)", "ml", False), ("MAP (Exp prior)", "map", False)]
+    if r.exact:
+        variants.append(("ML, exact sampler (Eq 3.4)", "ml", True))
+    for rep in range(r.reps):
+        for name, est, exact in variants:
+            fc = type(f)(**{**f.__dict__, "K": K, "estimator": est})
+            t0 = time.perf_counter()
+            m = make_model("tir", fc, ctx.seed(r.seed_offset, rep), exact=exact)
+            m.fit(corpus, g, r.n_iter)
+            rows.append(
+                {"method": name, "rep": rep, "l1": l1(m.l[cited]),
+                 "seconds": time.perf_counter() - t0}
+            )  # fmt: skip
+    df = pd.DataFrame(rows)
+    df["n_cited"] = len(cited)
+    df.to_csv(ctx.output("csv"), index=False)

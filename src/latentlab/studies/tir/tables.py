@@ -1,0 +1,115 @@
+"""Tables of the tir study: Table 3.1 (held-out prediction vs LDA), Cora analogues of
+Tables 3.2/3.3 (most influential documents) and 3.4/3.5 (TIRE edges), and the sign-test
+arithmetic of Fig 3.3."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from scipy.stats import binomtest
+
+from latentlab.studies.shape import TableOutput
+
+from .study import STUDY, TableSettings
+
+PAPER_3_1 = {  # (ACL wins, losses, avg impr), (NIPS ...)
+    "TIR": (297, 33, 65.7, 150, 20, 38.2),
+    "TIRE": (276, 54, 63.0, 148, 22, 38.7),
+    "DMR": (302, 28, 79.1, 157, 13, 48.4),
+}
+
+
+@STUDY.table("table3_1")
+def table3_1(ctx):
+    """Wins, losses, mean improvement (nats per document) of each model's held-out log
+    probability over LDA's (Sec 3.5.2)."""
+    lda = pd.read_csv(_model_path(ctx, "lda"))
+    rows = []
+    for m in ("tir", "tire", "dmr"):
+        s = pd.read_csv(_model_path(ctx, m))
+        if not np.array_equal(s.doc, lda.doc):
+            raise ValueError(f"table3_1: {m} and lda scored different test documents")
+        diff = s.logp.to_numpy() - lda.logp.to_numpy()
+        p = PAPER_3_1[m.upper()]
+        rows.append(
+            {
+                "model": m.upper(),
+                "wins": int((diff > 0).sum()),
+                "losses": int((diff < 0).sum()),
+                "ties": int((diff == 0).sum()),
+                "n_test": len(diff),
+                "win_fraction": float((diff > 0).mean()),
+                "mean_improvement_nats": float(diff.mean()),
+                "median_improvement_nats": float(np.median(diff)),
+                "paper_acl": f"{p[0]}/{p[0] + p[1]}, +{p[2]}",
+                "paper_nips": f"{p[3]}/{p[3] + p[4]}, +{p[5]}",
+            }
+        )
+    return TableOutput(pd.DataFrame(rows), {"corpus": ctx.wildcards.get("corpus", "")})
+
+
+def _model_path(ctx, model):
+    for p in ctx.input_list("scores"):
+        if p.stem == model:
+            return p
+    raise ValueError(f"table3_1: no scores for {model}")
+
+
+@STUDY.table("table3_2", settings=TableSettings)
+def table3_2(ctx):
+    """Top documents by citation count, by l and by total influence T (Eq 3.2), TIR."""
+    d = ctx.csv("docs")
+    top = ctx.settings.tables.top
+    out = []
+    for key, label in (("citations", "citation count"), ("l", "topical influence l"),
+                       ("T", "total topical influence T")):  # fmt: skip
+        sub = d.sort_values([key, "doc"], ascending=[False, True]).head(top)
+        for rank, r in enumerate(sub.itertuples(), 1):
+            out.append(
+                {"ranking": label, "rank": rank, "doc": r.doc, "citations": r.citations,
+                 "l": r.l, "T": r.T, "title": str(r.title)[:90]}
+            )  # fmt: skip
+    return TableOutput(pd.DataFrame(out), floatfmt=".3g")
+
+
+@STUDY.table("table3_4", settings=TableSettings)
+def table3_4(ctx):
+    """TIRE: for the most cited documents, the most/least influential reference and the
+    most/least influenced citer, with the edge weights l^(c,d)."""
+    e = ctx.csv("edges")
+    d = ctx.csv("docs")
+    title = d.set_index("doc").title.astype(str).str[:70]
+    picks = d.sort_values(["citations", "doc"], ascending=[False, True]).head(
+        ctx.settings.tables.edge_docs
+    )
+    rows = []
+    for a in picks.doc:
+        refs = e[e.citing == a].sort_values(["l_edge", "cited"], ascending=[False, True])
+        cits = e[e.cited == a].sort_values(["l_edge", "citing"], ascending=[False, True])
+        for what, sub, col in (("reference", refs, "cited"), ("citer", cits, "citing")):
+            if len(sub) == 0:
+                continue
+            for which, r in (("most", sub.iloc[0]), ("least", sub.iloc[-1])):
+                rows.append(
+                    {"document": title[a], "role": f"{which} influential {what}"
+                     if what == "reference" else f"{which} influenced {what}",
+                     "other": title[int(r[col])], "l_edge": float(r.l_edge)}
+                )  # fmt: skip
+    return TableOutput(pd.DataFrame(rows), floatfmt=".3g")
+
+
+@STUDY.table("fig3_3_signtest")
+def fig3_3_signtest(ctx):
+    """Fig 3.3's sign test as printed (33 of 45 untied pairs) and the exact binomial p."""
+    two = binomtest(33, 45, 0.5, alternative="two-sided").pvalue
+    one = binomtest(33, 45, 0.5, alternative="greater").pvalue
+    df = pd.DataFrame(
+        [
+            {"quantity": "untied pairs", "value": 45.0},
+            {"quantity": "most influential reference cited more", "value": 33.0},
+            {"quantity": "document's p-value", "value": 5e-4},
+            {"quantity": "exact binomial p, two-sided", "value": float(two)},
+            {"quantity": "exact binomial p, one-sided", "value": float(one)},
+        ]
+    )
+    return TableOutput(df, {"data_kind": "identity"}, floatfmt=".4g")

@@ -1,0 +1,255 @@
+"""Study tir (Foulds 2014 ch. 3): every step on a tiny synthetic corpus, and the
+claims-tolerance rule of the study shape."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from latentlab.claims.ledger import read_claims
+from latentlab.errors import DataError
+from latentlab.studies.shape import load_study
+
+ROOT = Path(__file__).resolve().parents[2]
+ST = load_study("tir")
+SYN = {
+    "synth_tir": {
+        "n_docs": 60,
+        "n_vocab": 50,
+        "K": 3,
+        "doc_length": 30,
+        "max_cites": 3,
+        "rate": 0.5,
+    },
+    "synth_self": {
+        "n_docs": 60,
+        "n_vocab": 50,
+        "K": 3,
+        "doc_length": 30,
+        "max_cites": 3,
+        "rate": 0.5,
+        "kind": "tire",
+        "self_frac": 0.3,
+        "self_boost": 3.0,
+    },
+}
+FIT = {"K": 3, "burn_in": 5, "n_iter": 20, "sample_every": 10, "interval": 5}
+
+
+def P(**kw):
+    return {"run": "t", "base_seed": 1, "threads": 1, **kw}
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    d = tmp_path_factory.mktemp("tir")
+    x = lambda step, params, inputs=None, outputs=None, wc=None: ST.execute(  # noqa: E731
+        step,
+        params,
+        {k: [v] if not isinstance(v, list) else v for k, v in (inputs or {}).items()},
+        outputs,
+        wc,
+    )
+    for c in SYN:
+        x(
+            "synth",
+            P(synthetic=SYN),
+            outputs={"corpus": d / f"{c}.npz", "truth": d / f"{c}_t.npz"},
+            wc={"corpus": c},
+        )
+        x(
+            "prepare",
+            P(),
+            {"corpus": d / f"{c}.npz"},
+            {
+                k: d / f"{c}_{k}.{'json' if k == 'summary' else 'npz'}"
+                for k in ("full", "train", "split", "summary")
+            },
+        )
+    fp = P(fit=FIT, ais={"n_temps": 5, "S": 2})
+    for m in ("lda", "tir", "tire", "dmr"):
+        x(
+            "fit",
+            fp,
+            {"train": d / "synth_tir_train.npz", "split": d / "synth_tir_split.npz"},
+            {"scores": d / f"{m}.csv", "info": d / f"{m}.json"},
+            {"model": m},
+        )
+    ep = P(fit=FIT, explore={"burn_in": 10})
+    for c, m in (("synth_tir", "tir"), ("synth_tir", "tire"), ("synth_self", "tire")):
+        x(
+            "explore",
+            ep,
+            {"full": d / f"{c}_full.npz"},
+            {"docs": d / f"{c}_{m}_docs.csv", "edges": d / f"{c}_{m}_edges.csv"},
+            {"model": m},
+        )
+    x(
+        "recovery",
+        P(fit=FIT, recovery={"n_iter": 10, "reps": 1}),
+        {"full": d / "synth_tir_full.npz", "truth": d / "synth_tir_t.npz"},
+        {"csv": d / "rec.csv"},
+    )
+    x(
+        "table3_1",
+        P(),
+        {"scores": [d / f"{m}.csv" for m in ("lda", "tir", "tire", "dmr")]},
+        {"csv": d / "table3_1.csv"},
+    )
+    x(
+        "table3_2",
+        P(),
+        {"docs": d / "synth_tir_tir_docs.csv", "edges": d / "synth_tir_tir_edges.csv"},
+        {"csv": d / "table3_2.csv"},
+    )
+    x(
+        "table3_4",
+        P(),
+        {"docs": d / "synth_tir_tire_docs.csv", "edges": d / "synth_tir_tire_edges.csv"},
+        {"csv": d / "table3_4.csv"},
+    )
+    x("fig3_3_signtest", P(), {}, {"csv": d / "sign.csv"})
+    x(
+        "fig3_4",
+        P(),
+        {"edges": d / "synth_self_tire_edges.csv", "truth": d / "synth_self_t.npz"},
+        {"png": d / "fig3_4.png"},
+    )
+    x("fig_l_recovery", P(), {"recovery": d / "rec.csv"}, {"png": d / "fig_rec.png"})
+    x(
+        "bench",
+        P(fit=FIT, bench={"sweeps": 1, "repeats": 1, "tomotopy": True}),
+        {"train": d / "synth_tir_train.npz"},
+        {"csv": d / "bench.csv"},
+    )
+    corp = {
+        "predict": "synth_tir",
+        "explore": "synth_tir",
+        "recovery": "synth_tir",
+        "selfcite": "synth_self",
+    }
+    x(
+        "claims",
+        P(corpora=corp),
+        {
+            "table3_1": d / "table3_1.csv",
+            "recovery": d / "rec.csv",
+            "fig3_4": d / "fig3_4.csv",
+            "signtest": d / "sign.csv",
+            "docs": d / "synth_tir_tir_docs.csv",
+            "bench": d / "bench.csv",
+            "prep_summary": d / "synth_tir_summary.json",
+        },
+        {"csv": d / "claims.csv"},
+    )
+    return d
+
+
+def test_split_and_table3_1(built):
+    t = pd.read_csv(built / "table3_1.csv")
+    s = json.loads((built / "synth_tir_summary.json").read_text())
+    assert list(t.model) == ["TIR", "TIRE", "DMR"]
+    assert (t.wins + t.losses + t.ties == s["n_test_docs"]).all()
+    sp = np.load(built / "synth_tir_split.npz")
+    assert sp["held_ptr"][-1] == s["n_heldout_tokens"]
+    # held-out tokens left the training corpus, nothing else did
+    from latentlab.data.corpus import BowCorpus
+
+    full = BowCorpus.load(built / "synth_tir_full.npz")
+    train = BowCorpus.load(built / "synth_tir_train.npz")
+    assert full.n_tokens - train.n_tokens == s["n_heldout_tokens"]
+
+
+def test_fits_are_deterministic(built, tmp_path):
+    fp = P(fit=FIT, ais={"n_temps": 5, "S": 2})
+    ST.execute(
+        "fit",
+        fp,
+        {"train": [built / "synth_tir_train.npz"], "split": [built / "synth_tir_split.npz"]},
+        {"scores": tmp_path / "tir.csv", "info": tmp_path / "i.json"},
+        {"model": "tir"},
+    )
+    a = pd.read_csv(tmp_path / "tir.csv")
+    b = pd.read_csv(built / "tir.csv")
+    np.testing.assert_array_equal(a.to_numpy(), b.to_numpy())
+
+
+def test_claims_ledger(built):
+    df = read_claims(built / "claims.csv")
+    ids = set(df.claim_id)
+    assert {c.id for c in ST.claim_specs} == ids
+    assert df.loc[df.claim_id == "C3.8", "verdict"].item() == "not_testable"
+    assert (df.loc[df.dataset == "acl_nips", "verdict"] == "not_run").all()
+    c34 = df[df.claim_id == "C3.4"].iloc[0]
+    assert c34.verdict == "not_reproduced" and float(c34.our_value) == pytest.approx(
+        0.0024589, rel=1e-3
+    )
+    assert df.loc[df.claim_id == "C3.2c", "verdict"].item() == "reproduced"
+
+
+def test_bench_rows(built):
+    b = pd.read_csv(built / "bench.csv")
+    assert {"LDA CGS (dense)", "TIR Gibbs (approximate)", "tomotopy DMRModel"} <= set(b.method)
+    assert (b.dropna(subset=["tokens_per_s"]).tokens_per_s > 0).all()
+
+
+def test_prepare_refuses_a_cycle_when_asked(built, tmp_path):
+    from latentlab.data.corpus import BowCorpus
+
+    c = BowCorpus.load(built / "synth_tir.npz")
+    a, b = c.links[0]
+    c.links = np.vstack([c.links, [[b, a]]])
+    c.save(tmp_path / "cyc.npz")
+    outs = {k: tmp_path / f"{k}.npz" for k in ("full", "train", "split")}
+    outs["summary"] = tmp_path / "s.json"
+    with pytest.raises(DataError, match="cycle"):
+        ST.execute(
+            "prepare", P(graph={"on_cycle": "error"}), {"corpus": [tmp_path / "cyc.npz"]}, outs
+        )
+    ST.execute("prepare", P(), {"corpus": [tmp_path / "cyc.npz"]}, outs)
+    assert json.loads((tmp_path / "s.json").read_text())["cycles_broken"] == 1
+
+
+def _dry_cmds(workdir, cfg):
+    """step -> set of shell commands of the tir jobs a dry run schedules."""
+    r = subprocess.run(
+        [sys.executable, "-m", "snakemake", "-n", "-p", "--cores", "1", f"--configfile={cfg}",
+         "tir"], cwd=workdir, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert r.returncode == 0, r.stderr[-3000:]
+    out: dict[str, set] = {}
+    for line in (r.stdout + r.stderr).splitlines():
+        m = re.search(r"python -m latentlab tir (\w+) .*", line)
+        if m:
+            out.setdefault(m.group(1), set()).add(m.group(0))
+    return out, r.stdout + r.stderr
+
+
+def test_claims_tolerance_change_leaves_fit_jobs_alone(tmp_path):
+    """Snakemake reruns a job when its params change: a claims tolerance appears in the
+    claims job's --params only, so the fit, explore and recovery commands are unchanged."""
+    import yaml
+
+    for f in ("Snakefile",):
+        shutil.copy(ROOT / f, tmp_path)
+    for sub in ("rules", "config", "report"):
+        shutil.copytree(ROOT / sub, tmp_path / sub)
+    cfg = yaml.safe_load((ROOT / "config" / "config.yaml").read_text())
+    cfg["studies"] = ["tir"]
+    (tmp_path / "a.yaml").write_text(yaml.safe_dump(cfg))
+    cfg["tir"].setdefault("claims", {})["approx_rel"] = 0.123
+    (tmp_path / "b.yaml").write_text(yaml.safe_dump(cfg))
+    a, out_a = _dry_cmds(tmp_path, tmp_path / "a.yaml")
+    b, _ = _dry_cmds(tmp_path, tmp_path / "b.yaml")
+    assert {"fit", "explore", "recovery", "bench", "claims"} <= set(a)
+    for step in ("fit", "explore", "recovery", "bench"):
+        assert a[step] == b[step]
+    assert a["claims"] != b["claims"] and any("0.123" in c for c in b["claims"])
