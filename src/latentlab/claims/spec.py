@@ -20,7 +20,8 @@ A study lists its claims once::
 A ``tolerance`` given as a string is a dotted path into the claims step's settings
 (``"claims.auc_abs"``), so tolerances live in the config and a change to one reruns only
 the claims. A claim function returns our value, a :class:`Measured` (value plus per-row
-overrides), a list of them (one row per dataset), or :class:`NotRun`.
+overrides), a list of them (one row per dataset), :class:`NotRun`, or
+:class:`NotTestable` (a dataset of a tested claim that public data cannot cover).
 """
 
 from __future__ import annotations
@@ -61,6 +62,20 @@ class Measured:
     note: str = ""
     paper_value: Any = None
     tolerance: float | str | None = None
+    statement: str | None = None  # when the statement quotes this row's settings (T, tolerance)
+    where: str | None = None
+
+
+@dataclass
+class NotTestable:
+    """One row of a claim that public data cannot test for this dataset (a private corpus),
+    while the claim is tested on others."""
+
+    reason: str
+    dataset: str
+    paper_value: Any = None
+    statement: str | None = None
+    where: str | None = None
 
 
 @dataclass
@@ -100,6 +115,16 @@ def evaluate_claims(study, ctx) -> Ledger:
         if not rows:
             raise ValueError(f"{study.name} claim {c.id}: its function returned no row")
         for r in rows:
+            if isinstance(r, NotTestable):
+                ledger.not_testable(
+                    c.id,
+                    where=r.where or c.where,
+                    statement=r.statement or c.statement,
+                    paper_value=c.paper_value if r.paper_value is None else r.paper_value,
+                    reason=r.reason,
+                    dataset=r.dataset,
+                )
+                continue
             if isinstance(r, NotRun):
                 ledger.not_run(
                     c.id,
@@ -115,8 +140,8 @@ def evaluate_claims(study, ctx) -> Ledger:
             tol = c.tolerance if m.tolerance is None else m.tolerance
             ledger.compare(
                 c.id,
-                where=c.where,
-                statement=c.statement,
+                where=m.where or c.where,
+                statement=m.statement or c.statement,
                 paper_value=c.paper_value if m.paper_value is None else m.paper_value,
                 our_value=m.value,
                 how=c.how,
