@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from latentlab.models.logreg import reference as B
+from latentlab.models.logreg import vi as B
 from latentlab.models.logreg.hierarchical import fit_hierarchical
 from latentlab.studies.nonconjugate_vi.data import load_multilabel, load_school
 

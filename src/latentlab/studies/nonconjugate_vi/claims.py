@@ -21,8 +21,8 @@ def exact_checks(seed: int) -> dict:
     """Numerical values of the exact claims on small seeded problems."""
     from scipy.optimize import minimize
 
-    from latentlab.models.ctm import reference as R
-    from latentlab.models.logreg import reference as B
+    from latentlab.models.ctm import vi as R
+    from latentlab.models.logreg import vi as B
     from latentlab.models.nonconjugate import core, lm
 
     rng = np.random.default_rng(seed)

@@ -15,7 +15,7 @@ from concurrent.futures import ProcessPoolExecutor
 import numpy as np
 import pandas as pd
 
-from latentlab.models.ctm import reference as R
+from latentlab.models.ctm import vi as R
 from latentlab.studies.nonconjugate_vi.data import load_ctm_corpus
 
 log = logging.getLogger(__name__)
@@ -39,7 +39,7 @@ def method_opts(c: dict, method: str) -> dict:
 
 def prepare_corpus(spec: dict, c: dict, base_seed: int, run: str = "smoke"):
     """Load, split 80/20 by documents, and split test documents into halves (seeded)."""
-    from latentlab.data.splits import doc_split
+    from latentlab.data.splits import doc_split, split_doc_halves
 
     docs, V, info = load_ctm_corpus(spec, base_seed, run)
     pct = int(round(100 * (1 - float(c.get("test_frac", 0.2)))))
@@ -49,7 +49,7 @@ def prepare_corpus(spec: dict, c: dict, base_seed: int, run: str = "smoke"):
     max_test = c.get("max_test_docs")
     if max_test:
         test = test[: int(max_test)]
-    obs, held, _ = R.split_halves(test, base_seed + 2)
+    obs, held, _ = split_doc_halves(test, base_seed + 2)
     info.update({"n_train_docs": len(train), "n_test_docs": len(obs), "V": V})
     return train, obs, held, V, info
 
@@ -219,7 +219,7 @@ def fig2(p: dict, out: dict) -> None:
     rows, mono = [], []
     tol = float(f2.get("tol", 1e-8))
     for meth in ("laplace", "delta"):
-        from latentlab.models.ctm.reference import Prior  # noqa: F401
+        from latentlab.models.ctm.vi import Prior  # noqa: F401
 
         for j in range(ndocs):
             ids, cnt = obs[j]
