@@ -2,8 +2,6 @@
 every step, figure and the claims ledger, and the settings/rules contract."""
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -182,38 +180,10 @@ def test_misspelt_keys_are_named(section):
         st.check_config({**section, "configs": ["pcvb1_AS"]})
 
 
-def _dry_run_commands(tmp_path, overrides: list[str], target: str) -> list[set[str]]:
-    """Shell commands of every job of ``target`` (dry run of a copy of the workflow, all jobs
-    forced) with the smoke config plus each override file; the dry runs run side by side."""
-    import shutil
-
-    wf = tmp_path / "wf"
-    wf.mkdir()
-    shutil.copy(ROOT / "Snakefile", wf)
-    for sub in ("rules", "config", "report"):
-        shutil.copytree(ROOT / sub, wf / sub)
-    procs = []
-    for i, text in enumerate(overrides):
-        extra = tmp_path / f"override{i}.yaml"
-        extra.write_text(text)
-        procs.append(subprocess.Popen(
-            [sys.executable, "-m", "snakemake", "-n", "-p", "--forceall", "--cores", "1",
-             "--nolock", "--configfile", "config/config.yaml", str(extra), "--", target],
-            cwd=wf, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-        ))  # fmt: skip
-    out = []
-    for p in procs:
-        text = p.communicate(timeout=600)[0]
-        assert p.returncode == 0, text[-3000:]
-        cmds = [ln.split("Shell command:", 1)[-1].strip() for ln in text.splitlines()]
-        out.append({c for c in cmds if c.startswith("python -m latentlab")})
-    return out
-
-
-def test_tolerance_change_reruns_only_the_claims(tmp_path):
+def test_tolerance_change_reruns_only_the_claims(tmp_path, dry_run_commands):
     """Snakemake reruns a job when its params change: a claims tolerance must reach only the
     claims step, never a fit."""
-    base, changed = _dry_run_commands(
+    base, changed = dry_run_commands(
         tmp_path, ["{}\n", "hdp_pcvb0: {claims: {win_fraction: 0.6}}\n"], "hdp_pcvb0"
     )
     differ = base ^ changed
