@@ -51,7 +51,7 @@ def prepare(ctx) -> dict:
             from latentlab.data.graph import StaticGraph
 
             e = synthetic.mixed_membership_graph(seed=seed, **kw)
-            g = StaticGraph(kw.get("n_nodes", 1500), e, metadata={"source": f"synthetic {name}"})
+            g = StaticGraph(spec.n_nodes, e, metadata={"source": f"synthetic {name}"})
             g.validate(out).save(out)
             return g.summary()
         gen = synthetic.hdp_tsb_corpus if spec.generator == "hdp" else synthetic.labelled_hdp_corpus

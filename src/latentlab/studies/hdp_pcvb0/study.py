@@ -87,6 +87,12 @@ class DatasetSpec:
     alpha: float | None = None
     mean_degree: float | None = None
 
+    def __post_init__(self):
+        if self.source == "synthetic" and self.generator == "graph" and self.n_nodes is None:
+            raise ConfigError(
+                "hdp_pcvb0.datasets.<graph>.n_nodes", "a synthetic graph needs n_nodes"
+            )
+
     def generator_kwargs(self) -> dict:
         names = ("N", "V", "T_true", "gamma0", "alpha0", "beta", "mean_len", "tau",
                  "n_classes", "boost", "n_nodes", "n_comm", "alpha", "mean_degree")  # fmt: skip
