@@ -3,7 +3,12 @@
 # bundled data, no network. See README.md for the real and paper runs.
 
 
-configfile: "config/config.yaml"
+# config/config.yaml is the default run. A run given with --configfile=FILE stands on its
+# own: Snakemake would merge it key by key over the default, so smoke settings that FILE does
+# not repeat would leak into it.
+if not workflow.config_settings.configfiles:
+
+    configfile: "config/config.yaml"
 
 
 report: "report/workflow.rst"
@@ -11,6 +16,8 @@ report: "report/workflow.rst"
 
 include: "rules/common.smk"
 include: "rules/data.smk"
+include: "rules/local.smk"
+include: "rules/compare.smk"
 
 
 for _study in STUDIES:

@@ -1,26 +1,23 @@
 # Study ais_eval: Foulds (2014) chapter 5, likelihood estimators for topic models
-# (digest 004 Sec. 5, 6.4, 8 "Chapter 5"). Thin rules: all logic is in
-# src/latentlab/studies/ais_eval/ (python -m latentlab ais_eval ...).
+# (digest 004 Sec. 5, 6.4, 8 "Chapter 5"). One rule per kind of step; every step is
+# `python -m latentlab ais_eval <step>` with only the config keys it reads (step_params)
+# and every path named here (io_args). Corpora have roles: nips, acl (Sec. 5.3).
+from latentlab.studies.ais_eval.study import (
+    ENTROPY_ROLE,
+    ITERATION_FIGS,
+    NTEMPS_ROLE,
+    SCATTER_ROLES,
+)
 
 AE = config["ais_eval"]
 AE_OUT = f"{OUT}/ais_eval"
 AE_LOG = f"{LOGS}/ais_eval"
 AE_BENCH = f"{BENCH}/ais_eval"
 AE_ROLES = sorted(AE["corpora"])
-# Figures named after the document's corpus they stand in for.
-AE_SCATTER = {"fig5_4": "acl", "fig5_5": "nips"}
-AE_ITERFIG = {
-    "fig5_7": ("acl", "ll"),
-    "fig5_8": ("nips", "ll"),
-    "fig5_9": ("acl", "var"),
-    "fig5_10": ("nips", "var"),
-}
-AE_FIGS = [
-    f"{AE_OUT}/{f}"
-    for f in ["fig5_6"] + list(AE_SCATTER) + list(AE_ITERFIG) + ["fig5_11"]
-]
+AE_FIG_IDS = ["fig5_6", *SCATTER_ROLES, *ITERATION_FIGS, "fig5_11"]
 AE_TABLES = ["table5_1", "table5_2", "table5_3"]
-STUDY_FIGURES["ais_eval"] = [f"{f}.png" for f in AE_FIGS]
+AE_TABLE_RAW = {"table5_1": "perturbed", "table5_2": "perturbed", "table5_3": "symasym"}
+STUDY_FIGURES["ais_eval"] = [f"{AE_OUT}/{f}.png" for f in AE_FIG_IDS]
 
 
 def ae_corpus(role):
@@ -31,29 +28,25 @@ def ae_corpus(role):
     return data_path(spec["dataset"])
 
 
-def ae_triple(role, path):
-    return f"{role}:{AE['corpora'][role]['dataset']}:{path}"
+def ae_raw(step, role):
+    return f"{AE_OUT}/raw/{step}_{role}.csv"
 
 
-def ae_triples(step, roles=None):
-    return " ".join(
-        ae_triple(r, f"{AE_OUT}/raw/{step}_{r}.csv") for r in (roles or AE_ROLES)
-    )
+def ae_io(wildcards, input, output):
+    return io_args(input, output, wildcards)
 
 
 rule ais_eval:
     input:
-        [f"{f}.png" for f in AE_FIGS],
-        [f"{f}.csv" for f in AE_FIGS],
-        [f"{AE_OUT}/{t}.csv" for t in AE_TABLES],
-        [f"{AE_OUT}/{t}.md" for t in AE_TABLES],
+        [f"{AE_OUT}/{f}.{x}" for f in AE_FIG_IDS for x in ("png", "csv")],
+        [f"{AE_OUT}/{t}.{x}" for t in AE_TABLES for x in ("csv", "md")],
         f"{AE_OUT}/bench.csv",
         f"{AE_OUT}/claims.csv",
 
 
 rule ais_eval_synth:
     output:
-        f"{AE_OUT}/data/{{role}}.npz",
+        corpus=f"{AE_OUT}/data/{{role}}.npz",
     log:
         f"{AE_LOG}/synth_{{role}}.log",
     benchmark:
@@ -63,17 +56,17 @@ rule ais_eval_synth:
         mem_mb=2000,
         runtime=10,
     params:
-        json=lambda w: study_params("ais_eval"),
+        json=step_params("ais_eval", "synth"),
+        io=ae_io,
     shell:
-        "python -m latentlab ais_eval synth --role {wildcards.role} "
-        "--params {params.json:q} --out {output} > {log} 2>&1"
+        "python -m latentlab ais_eval synth --params {params.json:q} {params.io} > {log} 2>&1"
 
 
 rule ais_eval_train:
     input:
-        lambda w: ae_corpus(w.role),
+        corpus=lambda w: ae_corpus(w.role),
     output:
-        f"{AE_OUT}/models/{{role}}.npz",
+        models=f"{AE_OUT}/models/{{role}}.npz",
     log:
         f"{AE_LOG}/train_{{role}}.log",
     benchmark:
@@ -83,119 +76,80 @@ rule ais_eval_train:
         mem_mb=4000,
         runtime=60,
     params:
-        json=lambda w: study_params("ais_eval"),
+        json=step_params("ais_eval", "train"),
+        io=ae_io,
     shell:
-        "python -m latentlab ais_eval train --role {wildcards.role} --corpus {input} "
-        "--params {params.json:q} --out {output} > {log} 2>&1"
+        "python -m latentlab ais_eval train --params {params.json:q} {params.io} > {log} 2>&1"
 
 
 rule ais_eval_raw:
     input:
-        f"{AE_OUT}/models/{{role}}.npz",
+        models=f"{AE_OUT}/models/{{role}}.npz",
     output:
-        f"{AE_OUT}/raw/{{step}}_{{role}}.csv",
+        csv=f"{AE_OUT}/raw/{{step}}_{{role}}.csv",
     log:
         f"{AE_LOG}/{{step}}_{{role}}.log",
     benchmark:
         f"{AE_BENCH}/{{step}}_{{role}}.tsv"
     wildcard_constraints:
-        step="perturbed|symasym|iteration",
+        step="perturbed|symasym|iteration|ntemps",
     threads: THREADS
     resources:
         mem_mb=4000,
         runtime=120,
     params:
-        json=lambda w: study_params("ais_eval"),
+        json=lambda w: step_params("ais_eval", w.step),
+        io=lambda w, input, output: io_args(input, output, {"role": w.role}),
     shell:
-        "python -m latentlab ais_eval {wildcards.step} --role {wildcards.role} "
-        "--models {input} --params {params.json:q} --out {output} > {log} 2>&1"
+        "python -m latentlab ais_eval {wildcards.step} --params {params.json:q} {params.io} "
+        "> {log} 2>&1"
 
 
-rule ais_eval_table5_1:
+rule ais_eval_table:
     input:
-        expand(f"{AE_OUT}/raw/perturbed_{{role}}.csv", role=AE_ROLES),
+        unpack(lambda w: {r: ae_raw(AE_TABLE_RAW[w.table], r) for r in AE_ROLES}),
     output:
         csv=report(
-            f"{AE_OUT}/table5_1.csv",
+            f"{AE_OUT}/{{table}}.csv",
             caption="../report/ais_eval/tables.rst",
             category="ais_eval",
         ),
-        md=f"{AE_OUT}/table5_1.md",
+        md=f"{AE_OUT}/{{table}}.md",
     log:
-        f"{AE_LOG}/table5_1.log",
+        f"{AE_LOG}/{{table}}.log",
     benchmark:
-        f"{AE_BENCH}/table5_1.tsv"
+        f"{AE_BENCH}/{{table}}.tsv"
+    wildcard_constraints:
+        table="|".join(AE_TABLES),
     threads: 1
     resources:
         mem_mb=1000,
         runtime=5,
     params:
-        json=lambda w: study_params("ais_eval"),
-        raw=ae_triples("perturbed"),
+        json=lambda w: step_params("ais_eval", w.table),
+        io=ae_io,
     shell:
-        "python -m latentlab ais_eval table --table 5.1 --raw {params.raw} "
-        "--params {params.json:q} --csv {output.csv} --md {output.md} > {log} 2>&1"
+        "python -m latentlab ais_eval {wildcards.table} --params {params.json:q} {params.io} "
+        "> {log} 2>&1"
 
 
-rule ais_eval_table5_2:
+def ae_figure_input(w):
+    if w.fig in SCATTER_ROLES:
+        return {"raw": ae_raw("perturbed", SCATTER_ROLES[w.fig])}
+    if w.fig in ITERATION_FIGS:
+        return {"raw": ae_raw("iteration", ITERATION_FIGS[w.fig][0])}
+    if w.fig == "fig5_6":
+        return {"raw": ae_raw("ntemps", NTEMPS_ROLE)}
+    return {"models": f"{AE_OUT}/models/{ENTROPY_ROLE}.npz"}
+
+
+rule ais_eval_figure:
     input:
-        expand(f"{AE_OUT}/raw/perturbed_{{role}}.csv", role=AE_ROLES),
-    output:
-        csv=report(
-            f"{AE_OUT}/table5_2.csv",
-            caption="../report/ais_eval/tables.rst",
-            category="ais_eval",
-        ),
-        md=f"{AE_OUT}/table5_2.md",
-    log:
-        f"{AE_LOG}/table5_2.log",
-    benchmark:
-        f"{AE_BENCH}/table5_2.tsv"
-    threads: 1
-    resources:
-        mem_mb=1000,
-        runtime=5,
-    params:
-        json=lambda w: study_params("ais_eval"),
-        raw=ae_triples("perturbed"),
-    shell:
-        "python -m latentlab ais_eval table --table 5.2 --raw {params.raw} "
-        "--params {params.json:q} --csv {output.csv} --md {output.md} > {log} 2>&1"
-
-
-rule ais_eval_table5_3:
-    input:
-        expand(f"{AE_OUT}/raw/symasym_{{role}}.csv", role=AE_ROLES),
-    output:
-        csv=report(
-            f"{AE_OUT}/table5_3.csv",
-            caption="../report/ais_eval/tables.rst",
-            category="ais_eval",
-        ),
-        md=f"{AE_OUT}/table5_3.md",
-    log:
-        f"{AE_LOG}/table5_3.log",
-    benchmark:
-        f"{AE_BENCH}/table5_3.tsv"
-    threads: 1
-    resources:
-        mem_mb=1000,
-        runtime=5,
-    params:
-        json=lambda w: study_params("ais_eval"),
-        raw=ae_triples("symasym"),
-    shell:
-        "python -m latentlab ais_eval table --table 5.3 --raw {params.raw} "
-        "--params {params.json:q} --csv {output.csv} --md {output.md} > {log} 2>&1"
-
-
-rule ais_eval_scatter:
-    input:
-        lambda w: f"{AE_OUT}/raw/perturbed_{AE_SCATTER[w.fig]}.csv",
+        unpack(ae_figure_input),
     output:
         png=report(
             f"{AE_OUT}/{{fig}}.png",
-            caption="../report/ais_eval/scatter.rst",
+            caption="../report/ais_eval/figures.rst",
             category="ais_eval",
         ),
         csv=f"{AE_OUT}/{{fig}}.csv",
@@ -204,115 +158,25 @@ rule ais_eval_scatter:
     benchmark:
         f"{AE_BENCH}/{{fig}}.tsv"
     wildcard_constraints:
-        fig="fig5_4|fig5_5",
+        fig="|".join(AE_FIG_IDS),
     threads: 1
     resources:
         mem_mb=1000,
         runtime=5,
     params:
-        json=lambda w: study_params("ais_eval"),
-        raw=lambda w: ae_triple(
-            AE_SCATTER[w.fig], f"{AE_OUT}/raw/perturbed_{AE_SCATTER[w.fig]}.csv"
-        ),
-        num=lambda w: w.fig[3:].replace("_", "."),
+        json=lambda w: step_params("ais_eval", w.fig),
+        io=ae_io,
     shell:
-        "python -m latentlab ais_eval scatter --figure {params.num} --raw {params.raw} "
-        "--params {params.json:q} --png {output.png} --csv {output.csv} > {log} 2>&1"
-
-
-rule ais_eval_fig5_6:
-    input:
-        f"{AE_OUT}/models/nips.npz",
-    output:
-        png=report(
-            f"{AE_OUT}/fig5_6.png",
-            caption="../report/ais_eval/ntemps.rst",
-            category="ais_eval",
-        ),
-        csv=f"{AE_OUT}/fig5_6.csv",
-        raw=f"{AE_OUT}/raw/ntemps_nips.csv",
-    log:
-        f"{AE_LOG}/fig5_6.log",
-    benchmark:
-        f"{AE_BENCH}/fig5_6.tsv"
-    threads: THREADS
-    resources:
-        mem_mb=2000,
-        runtime=60,
-    params:
-        json=lambda w: study_params("ais_eval"),
-    shell:
-        "python -m latentlab ais_eval ntemps --role nips --models {input} "
-        "--params {params.json:q} --raw {output.raw} --png {output.png} --csv {output.csv} "
+        "python -m latentlab ais_eval {wildcards.fig} --params {params.json:q} {params.io} "
         "> {log} 2>&1"
-
-
-rule ais_eval_iterfig:
-    input:
-        lambda w: f"{AE_OUT}/raw/iteration_{AE_ITERFIG[w.fig][0]}.csv",
-    output:
-        png=report(
-            f"{AE_OUT}/{{fig}}.png",
-            caption="../report/ais_eval/iteration.rst",
-            category="ais_eval",
-        ),
-        csv=f"{AE_OUT}/{{fig}}.csv",
-    log:
-        f"{AE_LOG}/{{fig}}.log",
-    benchmark:
-        f"{AE_BENCH}/{{fig}}.tsv"
-    wildcard_constraints:
-        fig="fig5_7|fig5_8|fig5_9|fig5_10",
-    threads: 1
-    resources:
-        mem_mb=1000,
-        runtime=5,
-    params:
-        json=lambda w: study_params("ais_eval"),
-        raw=lambda w: ae_triple(
-            AE_ITERFIG[w.fig][0], f"{AE_OUT}/raw/iteration_{AE_ITERFIG[w.fig][0]}.csv"
-        ),
-        kind=lambda w: AE_ITERFIG[w.fig][1],
-        num=lambda w: w.fig[3:].replace("_", "."),
-    shell:
-        "python -m latentlab ais_eval iterfig --figure {params.num} --kind {params.kind} "
-        "--raw {params.raw} --params {params.json:q} --png {output.png} --csv {output.csv} "
-        "> {log} 2>&1"
-
-
-rule ais_eval_fig5_11:
-    input:
-        f"{AE_OUT}/models/acl.npz",
-    output:
-        png=report(
-            f"{AE_OUT}/fig5_11.png",
-            caption="../report/ais_eval/entropy.rst",
-            category="ais_eval",
-        ),
-        csv=f"{AE_OUT}/fig5_11.csv",
-    log:
-        f"{AE_LOG}/fig5_11.log",
-    benchmark:
-        f"{AE_BENCH}/fig5_11.tsv"
-    threads: 1
-    resources:
-        mem_mb=1000,
-        runtime=5,
-    params:
-        json=lambda w: study_params("ais_eval"),
-        models=ae_triple("acl", f"{AE_OUT}/models/acl.npz"),
-    shell:
-        "python -m latentlab ais_eval fig5_11 --models {params.models} "
-        "--params {params.json:q} --png {output.png} --csv {output.csv} > {log} 2>&1"
 
 
 rule ais_eval_bench:
     input:
         # the table/figure targets finish first, so their wall times are reported too
-        [f"{f}.csv" for f in AE_FIGS],
-        [f"{AE_OUT}/{t}.csv" for t in AE_TABLES],
+        [f"{AE_OUT}/{f}.csv" for f in AE_FIG_IDS + AE_TABLES],
     output:
-        f"{AE_OUT}/bench.csv",
+        csv=f"{AE_OUT}/bench.csv",
     log:
         f"{AE_LOG}/bench.log",
     benchmark:
@@ -322,24 +186,27 @@ rule ais_eval_bench:
         mem_mb=3000,
         runtime=10,
     params:
-        json=lambda w: study_params("ais_eval"),
+        json=step_params("ais_eval", "bench"),
+        io=ae_io,
         tsv=AE_BENCH,
     shell:
-        "python -m latentlab ais_eval bench --tsv $(ls {params.tsv}/*.tsv 2>/dev/null) "
-        "--params {params.json:q} --out {output} > {log} 2>&1"
+        # the wall times come from Snakemake's benchmark files of the other rules
+        "python -m latentlab ais_eval bench --params {params.json:q} {params.io} "
+        "--input $(for f in {params.tsv}/*.tsv; do [ -e $f ] && echo tsv=$f; done) "
+        "> {log} 2>&1"
 
 
 rule ais_eval_claims:
     input:
-        expand(
-            f"{AE_OUT}/raw/{{step}}_{{role}}.csv",
-            step=["perturbed", "symasym", "iteration"],
-            role=AE_ROLES,
-        ),
-        f"{AE_OUT}/raw/ntemps_nips.csv",
-        expand(f"{AE_OUT}/models/{{role}}.npz", role=AE_ROLES),
+        **{
+            f"{s}_{r}": ae_raw(s, r)
+            for s in ("perturbed", "symasym", "iteration")
+            for r in AE_ROLES
+        },
+        **{f"models_{r}": f"{AE_OUT}/models/{r}.npz" for r in AE_ROLES},
+        ntemps=ae_raw("ntemps", NTEMPS_ROLE),
     output:
-        f"{AE_OUT}/claims.csv",
+        csv=f"{AE_OUT}/claims.csv",
     log:
         f"{AE_LOG}/claims.log",
     benchmark:
@@ -349,13 +216,7 @@ rule ais_eval_claims:
         mem_mb=2000,
         runtime=15,
     params:
-        json=lambda w: study_params("ais_eval"),
-        perturbed=ae_triples("perturbed"),
-        symasym=ae_triples("symasym"),
-        iteration=ae_triples("iteration"),
-        ntemps=ae_triple("nips", f"{AE_OUT}/raw/ntemps_nips.csv"),
-        models=" ".join(ae_triple(r, f"{AE_OUT}/models/{r}.npz") for r in AE_ROLES),
+        json=step_params("ais_eval", "claims"),
+        io=ae_io,
     shell:
-        "python -m latentlab ais_eval claims --perturbed {params.perturbed} "
-        "--symasym {params.symasym} --iteration {params.iteration} --ntemps {params.ntemps} "
-        "--models {params.models} --params {params.json:q} --out {output} > {log} 2>&1"
+        "python -m latentlab ais_eval claims --params {params.json:q} {params.io} > {log} 2>&1"

@@ -81,7 +81,11 @@ def io_args(input, output, wildcards=None):
     from the rule's named inputs and outputs (and --wildcard NAME=VALUE)."""
 
     def pairs(flag, named):
-        items = [f"{k}={v}" for k, vs in named.items() for v in ([vs] if isinstance(vs, str) else vs)]
+        items = [
+            f"{k}={v}"
+            for k, vs in named.items()
+            for v in ([vs] if isinstance(vs, str) else vs)
+        ]
         return f"{flag} " + " ".join(shlex.quote(i) for i in items) if items else ""
 
     parts = [pairs("--input", input), pairs("--output", output)]

@@ -24,13 +24,6 @@ _PREPARE_RES = {
 }
 
 
-# split_path(name, kind, pct[, seed]): a split file of dataset `name` (rule data_split);
-# kind tokens|docs|tasks, pct the training share in percent, seed defaults to base_seed.
-split_path = lambda name, kind, pct, seed=None: (
-    f"{OUT}/data/{name}/split_{kind}{pct}_s{config['base_seed'] if seed is None else seed}.npz"
-)
-
-
 for _name in _registry.external_names():
     _mem, _rt = _PREPARE_RES.get(_name, (2000, 10))
 
@@ -107,28 +100,3 @@ for _name in _registry.SYNTHETIC:
         shell:
             "python -m latentlab data synth {params.name} --seed {params.seed} "
             "--out-dir {params.outdir} --params {params.p:q} > {log} 2>&1"
-
-
-rule data_split:
-    input:
-        f"{OUT}/data/{{name}}/dataset.npz",
-    output:
-        f"{OUT}/data/{{name}}/split_{{kind}}{{pct}}_s{{seed}}.npz",
-    log:
-        f"{LOGS}/data/split_{{name}}_{{kind}}{{pct}}_s{{seed}}.log",
-    benchmark:
-        f"{BENCH}/data/split_{{name}}_{{kind}}{{pct}}_s{{seed}}.tsv"
-    wildcard_constraints:
-        name=r"[A-Za-z0-9_]+",
-        kind="tokens|docs|tasks",
-        pct=r"\d+",
-        seed=r"\d+",
-    threads: 1
-    resources:
-        mem_mb=4000,
-        runtime=15,
-    params:
-        repeats=DATA.get("split_repeats", 10),
-    shell:
-        "python -m latentlab data split {input} --kind {wildcards.kind} --pct {wildcards.pct} "
-        "--seed {wildcards.seed} --repeats {params.repeats} --out {output} > {log} 2>&1"

@@ -1,47 +1,60 @@
 # Study scvb0: Foulds (2014) chapter 4, SCVB0 vs SVB (digest 004 Sec. 4, 6.3, 8).
-# Thin rules: all logic is in src/latentlab/studies/scvb0/ (python -m latentlab scvb0 ...).
+# One rule per kind of step; every step is `python -m latentlab scvb0 <step>` with only the
+# config keys it reads (step_params) and every path named here (io_args).
 
 S0 = config["scvb0"]
 S0_OUT = f"{OUT}/scvb0"
 S0_LOG = f"{LOGS}/scvb0"
 S0_BENCH = f"{BENCH}/scvb0"
-S0_CURVE_FIGS = {"fig4_3": "time", "fig4_4": "time", "fig4_5": "time", "fig4_6": "docs"}
 S0_DEMOS = ["fig4_1", "fig4_2", "fig4_8", "fig4_9", "fig4_10"]
+S0_CURVE_FIGS = ["fig4_3", "fig4_4", "fig4_5", "fig4_6"]
+# Fig 4.3 (held-out LL vs time) repeated on further corpora: fig4_3_<dataset>
+S0_EXTRA = [f"fig4_3_{d}" for d in S0["curves"].get("extra_datasets", [])]
+S0_FIG_IDS = S0_DEMOS + S0_CURVE_FIGS + ["fig4_7"] + S0_EXTRA
+S0_TABLES = ["table4_4", "table4_5"]
+STUDY_FIGURES["scvb0"] = [f"{S0_OUT}/{f}.png" for f in S0_FIG_IDS]
 
 
 def s0_corpus(name):
-    """Corpus file of a dataset named in scvb0.datasets (synthetic: built here)."""
+    """Corpus file of a dataset of scvb0.datasets (synthetic: built by scvb0_corpus)."""
     spec = S0["datasets"][name]
     if spec["kind"] == "real":
         return data_path(spec["name"])
     return f"{S0_OUT}/data/{name}.npz"
 
 
-S0_COMPARE = S0["bench"].get("compare") or {}
-S0_BENCH_DATASETS = sorted(
-    set(S0["bench"]["datasets"]) | ({S0_COMPARE["dataset"]} if S0_COMPARE else set())
-)
-# Fig 4.3 (held-out LL vs time) repeated on further corpora: fig4_3_<dataset>
-S0_EXTRA = [f"fig4_3_{d}" for d in S0["curves"].get("extra_datasets", [])]
-S0_FIGS = [
-    f"{S0_OUT}/{f}.png" for f in S0_DEMOS + list(S0_CURVE_FIGS) + ["fig4_7"] + S0_EXTRA
-]
-STUDY_FIGURES["scvb0"] = S0_FIGS
+def s0_curves_dataset(fig):
+    return fig[len("fig4_3_") :] if fig.startswith("fig4_3_") else S0["curves"][fig]
+
+
+def s0_io(wildcards, input, output):
+    return io_args(input, output, wildcards)
 
 
 rule scvb0:
     input:
-        S0_FIGS,
-        [
-            f"{S0_OUT}/{f}.csv"
-            for f in S0_DEMOS + list(S0_CURVE_FIGS) + ["fig4_7"] + S0_EXTRA
-        ],
-        f"{S0_OUT}/table4_4.csv",
-        f"{S0_OUT}/table4_4.md",
-        f"{S0_OUT}/table4_5.csv",
-        f"{S0_OUT}/table4_5.md",
+        [f"{S0_OUT}/{f}.{x}" for f in S0_FIG_IDS for x in ("png", "csv")],
+        [f"{S0_OUT}/{t}.{x}" for t in S0_TABLES for x in ("csv", "md")],
         f"{S0_OUT}/bench.csv",
         f"{S0_OUT}/claims.csv",
+
+
+rule scvb0_corpus:
+    output:
+        corpus=f"{S0_OUT}/data/{{dataset}}.npz",
+    log:
+        f"{S0_LOG}/corpus_{{dataset}}.log",
+    benchmark:
+        f"{S0_BENCH}/corpus_{{dataset}}.tsv"
+    threads: 1
+    resources:
+        mem_mb=8000,
+        runtime=30,
+    params:
+        json=step_params("scvb0", "corpus"),
+        io=s0_io,
+    shell:
+        "python -m latentlab scvb0 corpus --params {params.json:q} {params.io} > {log} 2>&1"
 
 
 rule scvb0_demo:
@@ -53,45 +66,29 @@ rule scvb0_demo:
         ),
         csv=f"{S0_OUT}/{{fig}}.csv",
     log:
-        f"{S0_LOG}/demo_{{fig}}.log",
+        f"{S0_LOG}/{{fig}}.log",
     benchmark:
-        f"{S0_BENCH}/demo_{{fig}}.tsv"
+        f"{S0_BENCH}/{{fig}}.tsv"
     wildcard_constraints:
-        fig="fig4_1|fig4_2|fig4_8|fig4_9|fig4_10",
+        fig="|".join(S0_DEMOS),
     threads: 1
     resources:
         mem_mb=1000,
         runtime=30,
     params:
-        json=lambda w: study_params("scvb0"),
+        json=lambda w: step_params("scvb0", w.fig),
+        io=s0_io,
     shell:
-        "python -m latentlab scvb0 demo --fig {wildcards.fig} --params {params.json:q} "
-        "--out {output.png} > {log} 2>&1"
-
-
-rule scvb0_corpus:
-    output:
-        f"{S0_OUT}/data/{{dataset}}.npz",
-    log:
-        f"{S0_LOG}/corpus_{{dataset}}.log",
-    benchmark:
-        f"{S0_BENCH}/corpus_{{dataset}}.tsv"
-    threads: 1
-    resources:
-        mem_mb=8000,
-        runtime=30,
-    params:
-        json=lambda w: study_params("scvb0"),
-    shell:
-        "python -m latentlab scvb0 corpus --dataset {wildcards.dataset} "
-        "--params {params.json:q} --out {output} > {log} 2>&1"
+        "python -m latentlab scvb0 {wildcards.fig} --params {params.json:q} {params.io} "
+        "> {log} 2>&1"
 
 
 rule scvb0_curves:
     input:
-        lambda w: s0_corpus(w.dataset),
+        corpus=lambda w: s0_corpus(w.dataset),
     output:
-        f"{S0_OUT}/curves/{{dataset}}.csv",
+        csv=f"{S0_OUT}/curves/{{dataset}}.csv",
+        info=f"{S0_OUT}/curves/{{dataset}}.meta.json",
     log:
         f"{S0_LOG}/curves_{{dataset}}.log",
     benchmark:
@@ -101,21 +98,16 @@ rule scvb0_curves:
         mem_mb=8000,
         runtime=240,
     params:
-        json=lambda w: study_params("scvb0"),
+        json=step_params("scvb0", "curves"),
+        io=s0_io,
     shell:
-        "python -m latentlab scvb0 curves --dataset {wildcards.dataset} --corpus {input} "
-        "--params {params.json:q} --out {output} > {log} 2>&1"
-
-
-def s0_curves_of(fig):
-    if fig.startswith("fig4_3_"):
-        return f"{S0_OUT}/curves/{fig[len('fig4_3_'):]}.csv"
-    return f"{S0_OUT}/curves/{S0['curves'][fig]}.csv"
+        "python -m latentlab scvb0 curves --params {params.json:q} {params.io} > {log} 2>&1"
 
 
 rule scvb0_curve_figure:
     input:
-        lambda w: s0_curves_of(w.fig),
+        curves=lambda w: f"{S0_OUT}/curves/{s0_curves_dataset(w.fig)}.csv",
+        info=lambda w: f"{S0_OUT}/curves/{s0_curves_dataset(w.fig)}.meta.json",
     output:
         png=report(
             f"{S0_OUT}/{{fig}}.png",
@@ -134,16 +126,40 @@ rule scvb0_curve_figure:
         mem_mb=1000,
         runtime=5,
     params:
-        json=lambda w: study_params("scvb0"),
-        xaxis=lambda w: S0_CURVE_FIGS.get(w.fig, "time"),
+        # fig4_3_<dataset> is Fig 4.3 drawn on another corpus
+        step=lambda w: w.fig if w.fig in S0_CURVE_FIGS else "fig4_3",
+        json=lambda w: step_params("scvb0", "fig4_3"),
+        io=s0_io,
     shell:
-        "python -m latentlab scvb0 plot-curves --curves {input} --xaxis {params.xaxis} "
-        "--params {params.json:q} --out {output.png} > {log} 2>&1"
+        "python -m latentlab scvb0 {params.step} --params {params.json:q} {params.io} "
+        "> {log} 2>&1"
+
+
+rule scvb0_fig4_7_run:
+    input:
+        corpus=s0_corpus(S0["fig4_7"]["dataset"]),
+    output:
+        csv=f"{S0_OUT}/raw/fig4_7.csv",
+        info=f"{S0_OUT}/raw/fig4_7.meta.json",
+    log:
+        f"{S0_LOG}/fig4_7_run.log",
+    benchmark:
+        f"{S0_BENCH}/fig4_7_run.tsv"
+    threads: 1
+    resources:
+        mem_mb=8000,
+        runtime=240,
+    params:
+        json=step_params("scvb0", "fig4_7_run"),
+        io=s0_io,
+    shell:
+        "python -m latentlab scvb0 fig4_7_run --params {params.json:q} {params.io} > {log} 2>&1"
 
 
 rule scvb0_fig4_7:
     input:
-        s0_corpus(S0["fig4_7"]["dataset"]),
+        curves=f"{S0_OUT}/raw/fig4_7.csv",
+        info=f"{S0_OUT}/raw/fig4_7.meta.json",
     output:
         png=report(
             f"{S0_OUT}/fig4_7.png",
@@ -157,45 +173,74 @@ rule scvb0_fig4_7:
         f"{S0_BENCH}/fig4_7.tsv"
     threads: 1
     resources:
-        mem_mb=8000,
-        runtime=240,
+        mem_mb=1000,
+        runtime=5,
     params:
-        json=lambda w: study_params("scvb0"),
+        json=step_params("scvb0", "fig4_7"),
+        io=s0_io,
     shell:
-        "python -m latentlab scvb0 fig4_7 --corpus {input} --params {params.json:q} "
-        "--out {output.png} > {log} 2>&1"
+        "python -m latentlab scvb0 fig4_7 --params {params.json:q} {params.io} > {log} 2>&1"
 
 
-rule scvb0_table:
+rule scvb0_topics:
     input:
-        lambda w: s0_corpus(S0[w.table]["dataset"]),
+        corpus=lambda w: s0_corpus(S0[w.table]["dataset"]),
     output:
-        csv=f"{S0_OUT}/{{table}}.csv",
-        md=f"{S0_OUT}/{{table}}.md",
+        topics=f"{S0_OUT}/raw/topics_{{table}}.csv",
         runs=f"{S0_OUT}/{{table}}_runs.csv",
     log:
-        f"{S0_LOG}/{{table}}.log",
+        f"{S0_LOG}/topics_{{table}}.log",
     benchmark:
-        f"{S0_BENCH}/{{table}}.tsv"
+        f"{S0_BENCH}/topics_{{table}}.tsv"
     wildcard_constraints:
-        table="table4_4|table4_5",
+        table="|".join(S0_TABLES),
     # timed (fixed training-time budget): reserve the cores so our own jobs do not compete
     threads: THREADS
     resources:
         mem_mb=4000,
         runtime=30,
     params:
-        json=lambda w: study_params("scvb0"),
+        json=step_params("scvb0", "topics"),
+        io=s0_io,
     shell:
-        "python -m latentlab scvb0 table --table {wildcards.table} --corpus {input} "
-        "--params {params.json:q} --out {output.csv} > {log} 2>&1"
+        "python -m latentlab scvb0 topics --params {params.json:q} {params.io} > {log} 2>&1"
+
+
+rule scvb0_table:
+    input:
+        topics=f"{S0_OUT}/raw/topics_{{table}}.csv",
+        runs=f"{S0_OUT}/{{table}}_runs.csv",
+    output:
+        csv=f"{S0_OUT}/{{table}}.csv",
+        md=f"{S0_OUT}/{{table}}.md",
+    log:
+        f"{S0_LOG}/{{table}}.log",
+    benchmark:
+        f"{S0_BENCH}/{{table}}.tsv"
+    wildcard_constraints:
+        table="|".join(S0_TABLES),
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    params:
+        json=lambda w: step_params("scvb0", w.table),
+        io=s0_io,
+    shell:
+        "python -m latentlab scvb0 {wildcards.table} --params {params.json:q} {params.io} "
+        "> {log} 2>&1"
+
+
+S0_COMPARE = S0["bench"].get("compare")
 
 
 rule scvb0_bench:
     input:
-        [s0_corpus(d) for d in S0_BENCH_DATASETS],
+        corpora=[s0_corpus(d) for d in S0["bench"]["datasets"]],
+        compare=[s0_corpus(S0_COMPARE["dataset"])] if S0_COMPARE else [],
     output:
-        f"{S0_OUT}/bench.csv",
+        csv=f"{S0_OUT}/bench.csv",
+        md=f"{S0_OUT}/bench.md",
     log:
         f"{S0_LOG}/bench.log",
     benchmark:
@@ -206,27 +251,20 @@ rule scvb0_bench:
         mem_mb=8000,
         runtime=120,
     params:
-        json=lambda w: study_params("scvb0"),
-        corpora=" ".join(f"{d}={s0_corpus(d)}" for d in S0_BENCH_DATASETS),
+        json=step_params("scvb0", "bench"),
+        io=s0_io,
     shell:
-        "python -m latentlab scvb0 bench --corpus {params.corpora} --params {params.json:q} "
-        "--out {output} > {log} 2>&1"
-
-
-S0_CLAIM_INPUTS = {
-    **{f: f"{S0_OUT}/{f}.csv" for f in S0_DEMOS + ["fig4_7"]},
-    **{f"curves_{f}": f"{S0_OUT}/{f}.csv" for f in S0_CURVE_FIGS},
-    **{f"curves_extra_{f[len('fig4_3_'):]}": f"{S0_OUT}/{f}.csv" for f in S0_EXTRA},
-    "table4_4_runs": f"{S0_OUT}/table4_4_runs.csv",
-    "table4_5_runs": f"{S0_OUT}/table4_5_runs.csv",
-}
+        "python -m latentlab scvb0 bench --params {params.json:q} {params.io} > {log} 2>&1"
 
 
 rule scvb0_claims:
     input:
-        list(S0_CLAIM_INPUTS.values()),
+        **{f: f"{S0_OUT}/{f}.csv" for f in S0_DEMOS + ["fig4_7"]},
+        **{f"curves_{f}": f"{S0_OUT}/{f}.csv" for f in S0_CURVE_FIGS},
+        **{f"curves_extra_{f[len('fig4_3_'):]}": f"{S0_OUT}/{f}.csv" for f in S0_EXTRA},
+        **{f"{t}_runs": f"{S0_OUT}/{t}_runs.csv" for t in S0_TABLES},
     output:
-        f"{S0_OUT}/claims.csv",
+        csv=f"{S0_OUT}/claims.csv",
     log:
         f"{S0_LOG}/claims.log",
     benchmark:
@@ -236,8 +274,7 @@ rule scvb0_claims:
         mem_mb=2000,
         runtime=10,
     params:
-        json=lambda w: study_params("scvb0"),
-        inputs=" ".join(f"{k}={v}" for k, v in S0_CLAIM_INPUTS.items()),
+        json=step_params("scvb0", "claims"),
+        io=s0_io,
     shell:
-        "python -m latentlab scvb0 claims --inputs {params.inputs} --params {params.json:q} "
-        "--out {output} > {log} 2>&1"
+        "python -m latentlab scvb0 claims --params {params.json:q} {params.io} > {log} 2>&1"

@@ -151,3 +151,27 @@ def test_report_gathers_claims_and_figures(tmp_path):
     assert "### table1\n\n| a |" in text
     assert "| synth | 3 | bow |" in text
     assert (out / "REPORT.md").read_text() == text
+
+
+def test_report_overview_splits_verdicts_by_data_kind():
+    from latentlab.claims.report import overview
+
+    df = pd.DataFrame(
+        {
+            "study": ["a", "a", "a", "b"],
+            "data_kind": ["identity", "real", "none", "synthetic"],
+            "verdict": ["reproduced", "not_reproduced", "not_testable", "not_run"],
+        }
+    )
+    ov = overview(df)
+    assert list(ov.columns) == [
+        "study",
+        "data_kind",
+        "reproduced",
+        "not_reproduced",
+        "not_testable",
+        "not_run",
+    ]
+    assert list(ov.data_kind) == ["real", "identity", "none", "synthetic"]
+    assert ov.set_index("data_kind").loc["real", "not_reproduced"] == 1
+    assert ov.set_index("data_kind").loc["synthetic", "not_run"] == 1

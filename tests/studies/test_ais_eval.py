@@ -7,9 +7,13 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from latentlab.claims.ledger import Ledger, read_claims
-from latentlab.studies.ais_eval import claims, core, report
-from latentlab.studies.ais_eval.synth import lda_corpus, true_alpha
+from latentlab.claims.ledger import read_claims
+from latentlab.data.synthetic import decaying_alpha, lda_corpus_decaying_alpha
+from latentlab.errors import ConfigError
+from latentlab.settings import parse_settings
+from latentlab.studies.ais_eval import runs as core
+from latentlab.studies.ais_eval.study import Train
+from latentlab.studies.shape import load_study
 
 P = {
     "run": "test",
@@ -48,16 +52,28 @@ P = {
     },
     "iteration": {"n_docs": 3, "n_temps": 3, "factor": 3, "extra": 5, "runs": 2},
     "ntemps": {"grid": [2, 8], "S": 3, "burn": 5, "max_len": 40},
+    "corpora": {
+        "nips": {"kind": "synthetic", "dataset": "tiny"},
+        "acl": {"kind": "synthetic", "dataset": "tiny2"},
+    },
+    "exact": {"n_temps": 200, "S": 3},
 }
+COMMON = ("run", "base_seed", "threads")
+
+
+def step(name, inputs=None, outputs=None, **wildcards):
+    """One step as its rule runs it: only the config keys the step reads, named paths."""
+    st = load_study("ais_eval")
+    params = {k: v for k, v in P.items() if k in COMMON or k in st.config_keys(name)}
+    inputs = {k: v if isinstance(v, list) else [v] for k, v in (inputs or {}).items()}
+    return st.execute(name, params, inputs, outputs, wildcards)
 
 
 @pytest.fixture(scope="module")
 def models():
-    corpus, truth = lda_corpus(
-        {"n_docs": 60, "n_vocab": 40, "n_topics": 4, "doc_length": 20, "alpha_decay": 0.5}, 1
-    )
-    assert np.allclose(truth["alpha"], true_alpha(4, 1.0, 0.5))
-    return core.train(corpus, P, seed=5)
+    corpus, truth = lda_corpus_decaying_alpha(60, 40, 4, 20, 10, 1.0, 0.5, 0.05, 1)
+    assert np.allclose(truth["alpha"], decaying_alpha(4, 1.0, 0.5))
+    return core.train_models(corpus, parse_settings(Train, P["train"], "ais_eval.train"), seed=5)
 
 
 def test_train_outputs(models):
@@ -85,52 +101,68 @@ def test_perturbation_keeps_counts():
 
 
 def test_every_step_and_writer(models, tmp_path):
-    import io
     import json
 
-    buf = io.BytesIO()
-    np.savez(buf, **models)
-    buf.seek(0)
     path = tmp_path / "m.npz"
-    path.write_bytes(buf.read())
+    np.savez(path, **models)
     m = core.load_models(path)
     assert json.loads(json.dumps(m["info"]))["K"] == 4
-    pert = core.perturbed(m, P, 1, 1)
-    sym = core.symasym(m, P, 2, 1)
-    it = core.iteration(m, P, 3, 1)
-    nt = core.ntemps(m, P, 4, 1)
+    raw = {}
+    for name in ("perturbed", "symasym", "iteration", "ntemps"):
+        raw[name] = tmp_path / f"{name}.csv"
+        step(name, {"models": path}, {"csv": raw[name]}, role="nips")
+    pert, sym, it = (pd.read_csv(raw[k]) for k in ("perturbed", "symasym", "iteration"))
     assert set(pert.method) == set(core.METHODS)
     assert np.isfinite(pert.logratio).all() and np.isfinite(it.loglik).all()
     assert set(it.method) == {"iteration_ais", "std_ais", "lr"}
     assert (sym.regime == "lr_long").sum() == 6
-    raws = {("nips", "tiny"): pert, ("acl", "tiny2"): pert}
-    report.table5_1(raws, tmp_path / "t1.csv", tmp_path / "t1.md", {})
-    report.table5_2(raws, tmp_path / "t2.csv", tmp_path / "t2.md", {})
-    report.table5_3({("nips", "tiny"): sym}, tmp_path / "t3.csv", tmp_path / "t3.md", {})
-    report.fig_scatter(pert, "t", tmp_path / "f4.png", tmp_path / "f4.csv", {})
-    report.fig5_6(nt, tmp_path / "f6.png", tmp_path / "f6.csv", {})
-    report.fig_iteration(it, "ll", "t", tmp_path / "f7.png", tmp_path / "f7.csv", {})
-    report.fig_iteration(it, "var", "t", tmp_path / "f9.png", tmp_path / "f9.csv", {})
-    report.fig5_11(m["stats"], "t", tmp_path / "f11.png", tmp_path / "f11.csv", {})
+    both = {"nips": raw["perturbed"], "acl": raw["perturbed"]}
+    step("table5_1", both, {"csv": tmp_path / "t1.csv"})
+    step("table5_2", both, {"csv": tmp_path / "t2.csv"})
+    step("table5_3", {"nips": raw["symasym"], "acl": raw["symasym"]}, {"csv": tmp_path / "t3.csv"})
+    for fig, inp in (
+        ("fig5_4", {"raw": raw["perturbed"]}),
+        ("fig5_6", {"raw": raw["ntemps"]}),
+        ("fig5_7", {"raw": raw["iteration"]}),
+        ("fig5_9", {"raw": raw["iteration"]}),
+        ("fig5_11", {"models": path}),
+    ):
+        step(fig, inp, {"png": tmp_path / f"{fig}.png"})
+        assert (tmp_path / f"{fig}.png").stat().st_size > 0
     t1 = pd.read_csv(tmp_path / "t1.csv")
     assert t1.shape == (4, 8) and t1.iloc[:, 2:].apply(lambda c: c.between(0, 100)).all().all()
-    exact = claims.exact_checks(7, n_temps=200, S=3)
-    stats = pd.DataFrame(m["stats"], columns=["iteration", "entropy", "log_prior", "a", "b", "o"])
-    ledger = claims.build(
-        Ledger("ais_eval", "doc"),
-        exact,
-        {"tiny": pert},
-        {"tiny": sym},
-        nt,
-        {"tiny": it},
-        {"tiny": stats},
-        {"tiny": "synthetic"},
-        15,
-    )
-    ledger.write(tmp_path / "claims.csv")
+    inputs = {
+        f"{k}_{r}": raw[k] for k in ("perturbed", "symasym", "iteration") for r in ("nips", "acl")
+    }
+    inputs |= {"ntemps": raw["ntemps"], "models_nips": path, "models_acl": path}
+    step("claims", inputs, {"csv": tmp_path / "claims.csv"})
     df = read_claims(tmp_path / "claims.csv")
     ids = set(df.claim_id)
     for c in ["C5.2", "C5.3", "C5.4", "C5.5a", "C5.5b", "C5.6", "C5.7a", "C5.7b", "C5.7c"]:
         assert c in ids
     for c in ["C5.8a", "C5.8b", "C5.9", "C5.10", "C5.11", "C5.12", "C5.13", "C5.1-lr"]:
         assert c in ids
+    # rows of a group are written dataset by dataset
+    pert_rows = df[df.claim_id.isin(["C5.2", "C5.3", "C5.4", "C5.6"])]
+    assert list(pert_rows.claim_id) == ["C5.2", "C5.3", "C5.4", "C5.6"] * 2
+    assert list(pert_rows.dataset) == ["tiny2"] * 4 + ["tiny"] * 4
+
+
+def test_misspelt_key_is_refused_naming_it():
+    st = load_study("ais_eval")
+    cfg = {k: v for k, v in P.items() if k not in COMMON}
+    st.check_config(cfg)
+    with pytest.raises(ConfigError, match=r"ais_eval\.train\.n_iters"):
+        st.check_config(dict(cfg, train=dict(cfg["train"], n_iters=3)))
+    with pytest.raises(ConfigError, match=r"ais_eval\.clams"):
+        st.check_config(dict(cfg, clams={}))
+    load_study("ais_eval").check_claims()
+
+
+def test_tolerance_change_reruns_only_the_claims(tmp_path):
+    """A claims tolerance changes the command of the claims job only: every training,
+    estimator, figure and table job keeps its --params, so `snakemake -n` leaves it alone."""
+    from shape_dryrun import rules_changed
+
+    override = {"ais_eval": {"claims": {"exact_abs": 0.2}}}
+    assert rules_changed("ais_eval", override, tmp_path) == {"ais_eval_claims"}

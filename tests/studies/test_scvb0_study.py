@@ -8,6 +8,8 @@ import pytest
 
 from latentlab.claims.ledger import read_claims
 from latentlab.cli import main
+from latentlab.errors import ConfigError
+from latentlab.studies.shape import load_study
 
 P = {
     "run": "test",
@@ -43,35 +45,62 @@ P = {
 }  # fmt: skip
 
 
-def run(*args):
-    assert main(["scvb0", *args, "--params", json.dumps(P)]) == 0
+COMMON = ("run", "base_seed", "threads")
+
+
+def run(step, inputs=None, outputs=None, **wildcards):
+    """One step as the rule calls it: only the config keys the step reads, named paths."""
+    st = load_study("scvb0")
+    params = {k: v for k, v in P.items() if k in COMMON or k in st.config_keys(step)}
+    args = ["scvb0", step, "--params", json.dumps(params)]
+    for flag, named in (("--input", inputs or {}), ("--output", outputs or {})):
+        items = [
+            f"{k}={p}" for k, ps in named.items() for p in (ps if isinstance(ps, list) else [ps])
+        ]
+        if items:
+            args += [flag, *items]
+    if wildcards:
+        args += ["--wildcard", *[f"{k}={v}" for k, v in wildcards.items()]]
+    assert main(args) == 0
 
 
 @pytest.fixture(scope="module")
 def outputs(tmp_path_factory):
     d = tmp_path_factory.mktemp("scvb0")
     for f in ("fig4_1", "fig4_2", "fig4_8", "fig4_9", "fig4_10"):
-        run("demo", "--fig", f, "--out", str(d / f"{f}.png"))
-    corpus = str(d / "s1.npz")
-    run("corpus", "--dataset", "s1", "--out", corpus)
-    run("curves", "--dataset", "s1", "--corpus", corpus, "--out", str(d / "curves.csv"))
-    for f, x in (("fig4_3", "time"), ("fig4_4", "time"), ("fig4_5", "time"), ("fig4_6", "docs")):
-        run("plot-curves", "--curves", str(d / "curves.csv"), "--xaxis", x,
-            "--out", str(d / f"{f}.png"))  # fmt: skip
-    run("corpus", "--dataset", "s2", "--out", str(d / "s2.npz"))
-    run("curves", "--dataset", "s2", "--corpus", str(d / "s2.npz"), "--out", str(d / "c2.csv"))
-    run("plot-curves", "--curves", str(d / "c2.csv"), "--xaxis", "time",
-        "--out", str(d / "fig4_3_s2.png"))  # fmt: skip
-    run("fig4_7", "--corpus", corpus, "--out", str(d / "fig4_7.png"))
+        run(f, outputs={"png": d / f"{f}.png"})
+    for ds in ("s1", "s2"):
+        run("corpus", outputs={"corpus": d / f"{ds}.npz"}, dataset=ds)
+        out = {"csv": d / f"curves_{ds}.csv", "info": d / f"curves_{ds}.meta.json"}
+        run("curves", {"corpus": d / f"{ds}.npz"}, out, dataset=ds)
+    curves = {"curves": d / "curves_s1.csv", "info": d / "curves_s1.meta.json"}
+    for f in ("fig4_3", "fig4_4", "fig4_5", "fig4_6"):
+        run(f, curves, {"png": d / f"{f}.png"})
+    run("fig4_3", {"curves": d / "curves_s2.csv", "info": d / "curves_s2.meta.json"},
+        {"png": d / "fig4_3_s2.png"})  # fmt: skip
+    corpus = {"corpus": d / "s1.npz"}
+    run("fig4_7_run", corpus, {"csv": d / "raw_fig4_7.csv", "info": d / "raw_fig4_7.json"})
+    run("fig4_7", {"curves": d / "raw_fig4_7.csv", "info": d / "raw_fig4_7.json"},
+        {"png": d / "fig4_7.png"})  # fmt: skip
     for t in ("table4_4", "table4_5"):
-        run("table", "--table", t, "--corpus", corpus, "--out", str(d / f"{t}.csv"))
-    run("bench", "--corpus", f"s1={corpus}", "--out", str(d / "bench.csv"))
-    inputs = [f"{f}={d / f}.csv" for f in ("fig4_1", "fig4_2", "fig4_8", "fig4_9", "fig4_10",
-                                           "fig4_7")]  # fmt: skip
-    inputs += [f"curves_{f}={d / f}.csv" for f in ("fig4_3", "fig4_4", "fig4_5", "fig4_6")]
-    inputs += [f"{t}_runs={d / t}_runs.csv" for t in ("table4_4", "table4_5")]
-    inputs += [f"curves_extra_s2={d / 'fig4_3_s2.csv'}"]
-    run("claims", "--inputs", *inputs, "--out", str(d / "claims.csv"))
+        run(
+            "topics",
+            corpus,
+            {"topics": d / f"topics_{t}.csv", "runs": d / f"{t}_runs.csv"},
+            table=t,
+        )
+        run(
+            t,
+            {"topics": d / f"topics_{t}.csv", "runs": d / f"{t}_runs.csv"},
+            {"csv": d / f"{t}.csv"},
+        )
+    run("bench", {"corpora": [d / "s1.npz"]}, {"csv": d / "bench.csv"})
+    inputs = {f: d / f"{f}.csv" for f in ("fig4_1", "fig4_2", "fig4_8", "fig4_9", "fig4_10",
+                                          "fig4_7")}  # fmt: skip
+    inputs |= {f"curves_{f}": d / f"{f}.csv" for f in ("fig4_3", "fig4_4", "fig4_5", "fig4_6")}
+    inputs |= {f"{t}_runs": d / f"{t}_runs.csv" for t in ("table4_4", "table4_5")}
+    inputs |= {"curves_extra_s2": d / "fig4_3_s2.csv"}
+    run("claims", inputs, {"csv": d / "claims.csv"})
     return d
 
 
@@ -87,7 +116,7 @@ def test_every_target_written(outputs):
 
 
 def test_curves_cover_every_method_and_are_finite(outputs):
-    c = pd.read_csv(outputs / "curves.csv")
+    c = pd.read_csv(outputs / "curves_s1.csv")
     assert set(c.method) == {"SCVB0", "SVB-B1-O0", "SVB-B5-O0.5"}
     assert np.isfinite(c.heldout_ll).all() and (c.heldout_ll < 0).all()
     for _, s in c.groupby("method"):
@@ -107,11 +136,36 @@ def test_claims_ledger_complete(outputs):
 
 
 def test_bad_config_is_a_clear_error(tmp_path, capsys):
-    bad = dict(P, minibatch=10_000)
     corpus = tmp_path / "s1.npz"
-    assert main(["scvb0", "corpus", "--dataset", "s1", "--params", json.dumps(P),
-                 "--out", str(corpus)]) == 0  # fmt: skip
-    rc = main(["scvb0", "curves", "--dataset", "s1", "--corpus", str(corpus),
-               "--params", json.dumps(bad), "--out", str(tmp_path / "c.csv")])  # fmt: skip
+    run("corpus", outputs={"corpus": corpus}, dataset="s1")
+    st = load_study("scvb0")
+    bad = {k: v for k, v in P.items() if k in st.config_keys("curves") or k in COMMON}
+    bad["minibatch"] = 10_000
+    rc = main(["scvb0", "curves", "--params", json.dumps(bad), "--input", f"corpus={corpus}",
+               "--output", f"csv={tmp_path / 'c.csv'}", f"info={tmp_path / 'c.json'}",
+               "--wildcard", "dataset=s1"])  # fmt: skip
     assert rc == 1
     assert "minibatch" in capsys.readouterr().err
+
+
+def test_misspelt_key_is_refused_naming_it():
+    st = load_study("scvb0")
+    cfg = {k: v for k, v in P.items() if k not in COMMON}
+    st.check_config(cfg)
+    with pytest.raises(ConfigError, match=r"scvb0\.minibach"):
+        st.check_config(dict(cfg, minibach=3))
+    with pytest.raises(ConfigError, match=r"scvb0\.curves\.n_epoch"):
+        st.check_config(dict(cfg, curves=dict(cfg["curves"], n_epoch=3)))
+
+
+def test_every_claim_has_a_function():
+    load_study("scvb0").check_claims()
+
+
+def test_tolerance_change_reruns_only_the_claims(tmp_path):
+    """Changing a claims tolerance changes the command of the claims job only (every fit,
+    figure and table job keeps its --params, so `snakemake -n` leaves it alone)."""
+    from shape_dryrun import rules_changed
+
+    override = {"scvb0": {"claims": {"similar_ll_tol": 0.05}}}
+    assert rules_changed("scvb0", override, tmp_path) == {"scvb0_claims"}

@@ -191,6 +191,42 @@ def test_judge_true_booleans():
     assert judge(1.0, float("inf"), "abs", 0.1)[0] == "not_reproduced"
 
 
+def test_grouped_claims_interleave_by_dataset(tmp_path):
+    st = Study("t3", document="d")
+    st.claims(
+        [
+            Claim("A", where="w", statement="s", paper_value=0, how="ge", group="g"),
+            Claim("B", where="w", statement="s", paper_value=0, how="ge", group="g"),
+            Claim("C", where="w", statement="s", paper_value=0, how="ge"),
+            Claim("H", where="w", statement="s", paper_value=0, dataset="x", not_testable="r"),
+            Claim("H", where="w", statement="s", paper_value=0, dataset="y", not_testable="r"),
+        ]
+    )
+    for cid in ("A", "B"):
+        st.claim(cid)(lambda ctx: [Measured(1.0, dataset=d, where=f"Fig {d}") for d in "pq"])
+    st.claim("C")(lambda ctx: 1.0)
+    p = {"run": "t", "base_seed": 0, "threads": 1}
+    st.execute("claims", p, outputs={"csv": tmp_path / "c.csv"})
+    df = read_claims(tmp_path / "c.csv")
+    assert list(zip(df.claim_id, df.dataset, strict=True)) == [
+        ("A", "p"), ("B", "p"), ("A", "q"), ("B", "q"), ("C", ""), ("H", "x"), ("H", "y"),
+    ]  # fmt: skip
+    assert list(df["where"][:2]) == ["Fig p", "Fig p"]
+
+
+def test_claim_id_twice_is_refused_unless_untestable_per_dataset():
+    st = Study("t4", document="d")
+    with pytest.raises(ValueError, match="twice"):
+        st.claims([Claim("A", where="w", statement="s", paper_value=0)] * 2)
+    with pytest.raises(ValueError, match="twice"):
+        st.claims(
+            [
+                Claim("A", where="w", statement="s", paper_value=0),
+                Claim("A", where="w", statement="s", paper_value=0, not_testable="r"),
+            ]
+        )
+
+
 @dataclass(frozen=True)
 class Resources:
     resources: dict[str, int] = field(default_factory=dict)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from latentlab.claims.ledger import COLUMNS, read_claims
+from latentlab.claims.ledger import COLUMNS, DATA_KINDS, VERDICTS, read_claims
 
 # the document is the section heading, so each study table leaves its column out
 LEDGER_COLUMNS = [c for c in COLUMNS if c != "document"]
@@ -32,8 +32,23 @@ def _md_table(df: pd.DataFrame) -> str:
 
 def _verdict_counts(df: pd.DataFrame) -> str:
     counts = df["verdict"].value_counts()
-    parts = [f"{counts.get(v, 0)} {v}" for v in ("reproduced", "not_reproduced", "not_testable")]
-    return ", ".join(parts)
+    return ", ".join(f"{counts.get(v, 0)} {v}" for v in VERDICTS)
+
+
+def overview(allc: pd.DataFrame) -> pd.DataFrame:
+    """Verdict counts per study and data kind: exact checks (``identity``) apart from
+    empirical claims on real, substitute and synthetic data."""
+    ov = (
+        allc.groupby(["study", "data_kind"])["verdict"]
+        .value_counts()
+        .unstack(fill_value=0)
+        .reindex(columns=list(VERDICTS), fill_value=0)
+        .reset_index()
+    )
+    order = {k: i for i, k in enumerate(DATA_KINDS)}
+    ov = ov.sort_values(["study", "data_kind"], key=lambda c: c.map(order).fillna(c))
+    ov.columns.name = None
+    return ov.reset_index(drop=True)
 
 
 def build_report(
@@ -53,8 +68,12 @@ def build_report(
     lines = [f"# latentlab report: run `{run}`", ""]
     lines += [
         "Each study's claims ledger puts the document's number next to ours with a verdict "
-        "computed from the stated tolerance (`reproduced`, `not_reproduced`, `not_testable` "
-        "with its reason). Figures are listed with the CSV of the numbers they plot.",
+        "computed from the stated tolerance: `reproduced`, `not_reproduced`, `not_testable` "
+        "(public data cannot test it: private data, human studies) or `not_run` (public data "
+        "this run's config leaves out; the note names the config that runs it). The data kind "
+        "says what a row was judged on: `real`, `substitute` (a public stand-in for the "
+        "document's data), `synthetic`, or `identity` (an exact mathematical check, counted "
+        "apart from empirical claims). Figures are listed with the CSV of the numbers they plot.",
         "",
     ]
     frames = []
@@ -65,14 +84,7 @@ def build_report(
     if frames:
         allc = pd.concat(frames, ignore_index=True)
         lines += ["## Overview", ""]
-        ov = (
-            allc.groupby("study")["verdict"]
-            .value_counts()
-            .unstack(fill_value=0)
-            .reindex(columns=["reproduced", "not_reproduced", "not_testable"], fill_value=0)
-            .reset_index()
-        )
-        lines += [_md_table(ov), ""]
+        lines += [_md_table(overview(allc)), ""]
     if summaries:
         lines += ["## Datasets", ""]
         rows = []

@@ -20,8 +20,8 @@ A study lists its claims once::
 A ``tolerance`` given as a string is a dotted path into the claims step's settings
 (``"claims.auc_abs"``), so tolerances live in the config and a change to one reruns only
 the claims. A claim function returns our value, a :class:`Measured` (value plus per-row
-overrides), a list of them (one row per dataset), :class:`NotRun`, or
-:class:`NotTestable` (a dataset of a tested claim that public data cannot cover).
+overrides), a list of them (one row per dataset), :class:`NotRun`, or :class:`NotTestable`
+(a dataset of a tested claim that public data cannot cover).
 """
 
 from __future__ import annotations
@@ -46,6 +46,9 @@ class Claim:
     data_kind: str = "synthetic"
     note: str = ""
     not_testable: str = ""  # reason public data cannot test it (private data, human study)
+    # consecutive claims with the same group have their rows written dataset by dataset
+    # (C1 on a, C2 on a, C1 on b, C2 on b), as a reader compares them
+    group: str = ""
 
     def __post_init__(self):
         if self.how not in HOWS:
@@ -62,14 +65,14 @@ class Measured:
     note: str = ""
     paper_value: Any = None
     tolerance: float | str | None = None
-    statement: str | None = None  # when the statement quotes this row's settings (T, tolerance)
-    where: str | None = None
+    where: str | None = None  # e.g. the figure of this dataset's row
+    statement: str | None = None  # when the statement names a setting (an iteration, ...)
 
 
 @dataclass
 class NotTestable:
-    """One row of a claim that public data cannot test for this dataset (a private corpus),
-    while the claim is tested on others."""
+    """One row of a tested claim that public data cannot test for this dataset (a private
+    corpus of the document), while the claim is tested on others (same claim id)."""
 
     reason: str
     dataset: str
@@ -96,10 +99,45 @@ def resolve_tolerance(tol: float | str, settings) -> float:
     return float(tol)
 
 
+def _interleave(rows: list[tuple]) -> list[tuple]:
+    """Rows (claim, result) of consecutive claims sharing a group, ordered by dataset
+    (in order of first appearance), then by claim; other rows keep their place."""
+    out, i = [], 0
+    while i < len(rows):
+        g = rows[i][0].group
+        j = i + 1
+        while g and j < len(rows) and rows[j][0].group == g:
+            j += 1
+        block = rows[i:j]
+        if g:
+            first: dict = {}
+            for c, r in block:
+                first.setdefault(_row_dataset(c, r), len(first))
+            block = sorted(block, key=lambda cr: first[_row_dataset(*cr)])  # stable
+        out += block
+        i = j
+    return out
+
+
+def _row_dataset(c: Claim, r) -> str:
+    d = getattr(r, "dataset", None)
+    return c.dataset if d is None else d
+
+
 def evaluate_claims(study, ctx) -> Ledger:
     """Run every claim function of ``study`` on ``ctx`` and judge it (Ledger.compare)."""
     ledger = Ledger(study.name, document=study.document)
+    rows: list[tuple] = []
     for c in study.claim_specs:
+        if c.not_testable:
+            rows.append((c, None))
+            continue
+        result = study.claim_fns[c.id](ctx)
+        results = result if isinstance(result, list) else [result]
+        if not results:
+            raise ValueError(f"{study.name} claim {c.id}: its function returned no row")
+        rows += [(c, r) for r in results]
+    for c, r in _interleave(rows):
         if c.not_testable:
             ledger.not_testable(
                 c.id,
@@ -110,44 +148,39 @@ def evaluate_claims(study, ctx) -> Ledger:
                 dataset=c.dataset,
             )
             continue
-        result = study.claim_fns[c.id](ctx)
-        rows = result if isinstance(result, list) else [result]
-        if not rows:
-            raise ValueError(f"{study.name} claim {c.id}: its function returned no row")
-        for r in rows:
-            if isinstance(r, NotTestable):
-                ledger.not_testable(
-                    c.id,
-                    where=r.where or c.where,
-                    statement=r.statement or c.statement,
-                    paper_value=c.paper_value if r.paper_value is None else r.paper_value,
-                    reason=r.reason,
-                    dataset=r.dataset,
-                )
-                continue
-            if isinstance(r, NotRun):
-                ledger.not_run(
-                    c.id,
-                    where=c.where,
-                    statement=c.statement,
-                    paper_value=c.paper_value,
-                    reason=r.reason,
-                    dataset=r.dataset if r.dataset is not None else c.dataset,
-                    data_kind=c.data_kind if c.data_kind != "identity" else "none",
-                )
-                continue
-            m = r if isinstance(r, Measured) else Measured(r)
-            tol = c.tolerance if m.tolerance is None else m.tolerance
-            ledger.compare(
+        if isinstance(r, NotTestable):
+            ledger.not_testable(
                 c.id,
-                where=m.where or c.where,
-                statement=m.statement or c.statement,
-                paper_value=c.paper_value if m.paper_value is None else m.paper_value,
-                our_value=m.value,
-                how=c.how,
-                tolerance=resolve_tolerance(tol, ctx.settings) if c.how != "true" else 0.0,
-                dataset=m.dataset if m.dataset is not None else c.dataset,
-                data_kind=m.data_kind if m.data_kind is not None else c.data_kind,
-                note="; ".join(x for x in (c.note, m.note) if x),
+                where=c.where if r.where is None else r.where,
+                statement=c.statement if r.statement is None else r.statement,
+                paper_value=c.paper_value if r.paper_value is None else r.paper_value,
+                reason=r.reason,
+                dataset=r.dataset,
             )
+            continue
+        if isinstance(r, NotRun):
+            ledger.not_run(
+                c.id,
+                where=c.where,
+                statement=c.statement,
+                paper_value=c.paper_value,
+                reason=r.reason,
+                dataset=r.dataset if r.dataset is not None else c.dataset,
+                data_kind=c.data_kind if c.data_kind != "identity" else "none",
+            )
+            continue
+        m = r if isinstance(r, Measured) else Measured(r)
+        tol = c.tolerance if m.tolerance is None else m.tolerance
+        ledger.compare(
+            c.id,
+            where=c.where if m.where is None else m.where,
+            statement=c.statement if m.statement is None else m.statement,
+            paper_value=c.paper_value if m.paper_value is None else m.paper_value,
+            our_value=m.value,
+            how=c.how,
+            tolerance=resolve_tolerance(tol, ctx.settings) if c.how != "true" else 0.0,
+            dataset=m.dataset if m.dataset is not None else c.dataset,
+            data_kind=m.data_kind if m.data_kind is not None else c.data_kind,
+            note="; ".join(x for x in (c.note, m.note) if x),
+        )
     return ledger

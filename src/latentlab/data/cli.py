@@ -41,6 +41,14 @@ def _split(args) -> int:
     return 0
 
 
+def _local(args) -> int:
+    from latentlab.data.local import prepare_local
+
+    s = prepare_local(args.name, args.params, args.out_dir)
+    log.info("local %s: %s", args.name, {k: v for k, v in s.items() if k.startswith("n_")})
+    return 0
+
+
 def _synth(args) -> int:
     from latentlab.data.synthetic import synth
     from latentlab.errors import ConfigError
@@ -130,6 +138,18 @@ def register(subparsers) -> None:
     s.add_argument("--repeats", type=int, default=10, help="tasks only: number of splits")
     s.add_argument("--out", required=True)
     s.set_defaults(func=_split)
+
+    lo = sub.add_parser(
+        "local",
+        help="parse a user's corpus (data.local) into the canonical form + summary.json",
+        description="Parse the corpus described by --params (one data.local entry: format "
+        "uci|ldac|mm|text, path, vocab, ...) into OUT_DIR/dataset.npz and "
+        "OUT_DIR/summary.json (counts, content hash, settings). See latentlab.data.local.",
+    )
+    lo.add_argument("name")
+    lo.add_argument("--out-dir", required=True)
+    add_params_arg(lo)
+    lo.set_defaults(func=_local)
 
     y = sub.add_parser(
         "synth",

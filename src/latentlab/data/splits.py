@@ -25,12 +25,14 @@ All randomness comes from ``numpy.random.default_rng(seed)``: same seed, same bi
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
 from latentlab.data._io import load_npz, save_npz
 from latentlab.data.corpus import BowCorpus
+from latentlab.data.tokens import HeldOut, TokenCorpus, group_tokens
 from latentlab.errors import DataError
 
 FORMAT = "latentlab.split"
@@ -199,23 +201,106 @@ def make_split(
     return info
 
 
+# ------------------------------------------------------------------ in-process splits
+# The two splits the studies compute in their own steps: held-out documents (train/test
+# by document) and document completion (observed/scored tokens of each held-out document).
+
+
+def heldout_docs(
+    corpus: BowCorpus,
+    frac: float,
+    seed: int,
+    max_test: int | None = None,
+    surplus: str = "train",
+) -> tuple[BowCorpus, BowCorpus, int, int]:
+    """Train/test split by document. A seeded random ``frac`` of the non-empty documents
+    (``max(1, round(frac * n))``) is held out; empty documents are dropped and counted.
+    ``max_test`` caps the test documents: the surplus goes back to training
+    (``surplus="train"``) or is left out of both parts (``"drop"``: the first ``max_test``
+    held-out documents in corpus order are kept).
+
+    Returns ``(train, test, n_empty, n_held_out)`` (``n_held_out`` before the cap)."""
+    if not (0 < frac < 1):
+        raise DataError(corpus.metadata.get("source"), f"held-out fraction {frac} not in (0, 1)")
+    if surplus not in ("train", "drop"):
+        raise ValueError(f"surplus must be 'train' or 'drop', got {surplus!r}")
+    lens = corpus.doc_lengths()
+    keep = np.flatnonzero(lens > 0)
+    n_empty = int(len(lens) - len(keep))
+    perm = keep[np.random.default_rng(seed).permutation(len(keep))]
+    n_held = max(1, int(round(frac * len(keep))))
+    n_test = min(n_held, int(max_test)) if max_test and surplus == "train" else n_held
+    test = np.sort(perm[:n_test])
+    train = np.sort(perm[n_test:])
+    if max_test and surplus == "drop":
+        test = test[: int(max_test)]
+    if len(train) == 0:
+        raise DataError(corpus.metadata.get("source"), "no training documents after hold-out")
+    return corpus.subset(train), corpus.subset(test), n_empty, n_held
+
+
+@dataclass
+class CompletionSplit:
+    """Observed and scored halves of held-out documents (same document order)."""
+
+    observed: BowCorpus
+    scored: BowCorpus
+    n_dropped: int  # held-out documents with fewer than 2 tokens (cannot be split)
+
+    @property
+    def n_scored_tokens(self) -> int:
+        return self.scored.n_tokens
+
+
+def completion_split(corpus: BowCorpus, seed: int, frac_observed: float = 0.5) -> CompletionSplit:
+    """Document completion (Foulds 2014 Sec. 4.7): each document's tokens split at random
+    into an observed part (``floor(n * frac_observed)``, clipped to [1, n-1]) and a scored
+    part; documents with fewer than 2 tokens are dropped and counted."""
+    rng = np.random.default_rng(seed)
+    ptr, w = corpus.to_tokens()
+    W = corpus.n_vocab
+    obs_rows, sc_rows = [], []
+    dropped = 0
+    for d in range(corpus.n_docs):
+        toks = w[ptr[d] : ptr[d + 1]]
+        if len(toks) < 2:
+            dropped += 1
+            continue
+        perm = rng.permutation(len(toks))
+        n_obs = min(max(1, int(np.floor(len(toks) * frac_observed))), len(toks) - 1)
+        obs_rows.append(np.bincount(toks[perm[:n_obs]], minlength=W))
+        sc_rows.append(np.bincount(toks[perm[n_obs:]], minlength=W))
+    if not obs_rows:
+        raise DataError(corpus.metadata.get("source"), "no held-out document has 2+ tokens")
+    return CompletionSplit(
+        _sparse_rows(obs_rows, corpus.vocab), _sparse_rows(sc_rows, corpus.vocab), dropped
+    )
+
+
+def _sparse_rows(rows, vocab) -> BowCorpus:
+    indptr = [0]
+    wids, cnts = [], []
+    for r in rows:
+        nz = np.flatnonzero(r)
+        wids.append(nz)
+        cnts.append(r[nz])
+        indptr.append(indptr[-1] + len(nz))
+    return BowCorpus(np.asarray(indptr), np.concatenate(wids), np.concatenate(cnts), list(vocab))
+
+
 # =====================================================================================
 # Splits of the hdp_pcvb0 study (seed 001): the within-document token split of Sec 6.3
-# (training part kept as a shuffled token stream), the 90/10 document hold-out of Sec 6.4,
-# and the per-node held-out links of Sec 6.5.
+# (training part kept as a shuffled token stream) and the per-node held-out links of
+# Sec 6.5 (its 90/10 document hold-out of Sec 6.4 is :func:`heldout_docs`).
 # =====================================================================================
-from dataclasses import dataclass as _dataclass  # noqa: E402
-from dataclasses import field as _field  # noqa: E402
-
-from latentlab.data.tokens import HeldOut, TokenCorpus, group_tokens  # noqa: E402
 
 
-@_dataclass
+@dataclass
 class Split:
     train: TokenCorpus
     test: HeldOut
     doc_ids: np.ndarray  # original document id of each kept document
-    info: dict = _field(default_factory=dict)
+    info: dict = field(default_factory=dict)
 
 
 def split_within_documents(
@@ -299,17 +384,7 @@ def split_within_documents(
     return Split(TokenCorpus(tptr, train_w, V), group_tokens(te_d, te_w, V), keep, info)
 
 
-def holdout_docs(n_docs: int, test_frac: float, seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """Random document hold-out (seed 001 Sec 6.4: 90/10): a seeded permutation's first
-    ``max(1, round(test_frac·n))`` documents are the test set. Returns (train ids, test
-    ids), both sorted. (:func:`doc_split` puts a permutation's first ids in training.)"""
-    rng = np.random.default_rng(seed)
-    perm = rng.permutation(n_docs)
-    n_test = max(1, int(round(test_frac * n_docs)))
-    return np.sort(perm[n_test:]), np.sort(perm[:n_test])
-
-
-@_dataclass
+@dataclass
 class LinkTask:
     """Bags of links with held-out query links (Sec 6.5 protocol, digest §4.6)."""
 

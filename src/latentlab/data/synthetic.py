@@ -159,6 +159,108 @@ def synth(name: str, params: dict, seed: int, out_dir: str | Path) -> dict:
     return s
 
 
+# ------------------------------------------------------------------ study generators
+# Two further LDA samplers, kept draw for draw as the studies used them (a different order
+# of random draws gives a different corpus, so they are not merged into lda_corpus).
+
+
+def lda_corpus_vectorised(
+    D: int, W: int, K: int, doc_len: float, alpha: float, beta: float, seed: int
+) -> tuple[BowCorpus, np.ndarray]:
+    """LDA corpus (Algorithm 2 of Foulds 2014) for large D, with Poisson(doc_len) lengths
+    (at least 1): topic assignments by inverse CDF of theta_d, words by inverse CDF of
+    phi_k, counted into CSR. Returns ``(corpus, phi (K x W))`` (used by ``scvb0``)."""
+    for key, v in {"D": D, "W": W, "K": K, "doc_len": doc_len}.items():
+        if v is None or v < 1:
+            raise ConfigError(f"synthetic.{key}", f"must be >= 1, got {v}")
+    rng = np.random.default_rng(seed)
+    phi = rng.dirichlet(np.full(W, beta), size=K)
+    lens = np.maximum(rng.poisson(doc_len, size=D), 1)
+    ptr = np.concatenate([[0], np.cumsum(lens)])
+    C = int(ptr[-1])
+    d_of = np.repeat(np.arange(D), lens)
+    z = np.empty(C, dtype=np.int64)
+    chunk = 20000
+    for s in range(0, D, chunk):
+        e = min(D, s + chunk)
+        th = rng.gamma(alpha, 1.0, size=(e - s, K))
+        th /= np.maximum(th.sum(1, keepdims=True), 1e-300)
+        cdf = np.cumsum(th, axis=1)
+        cdf[:, -1] = 1.0
+        a, b = ptr[s], ptr[e]
+        u = rng.random(b - a)
+        rows = d_of[a:b] - s
+        z[a:b] = np.minimum((cdf[rows] <= u[:, None]).sum(1), K - 1)
+    w = np.empty(C, dtype=np.int64)
+    cphi = np.cumsum(phi, axis=1)
+    cphi[:, -1] = 1.0
+    u = rng.random(C)
+    for k in range(K):
+        m = z == k
+        w[m] = np.minimum(np.searchsorted(cphi[k], u[m], side="right"), W - 1)
+    key = d_of * W + w
+    uniq, cnt = np.unique(key, return_counts=True)
+    docs = uniq // W
+    indptr = np.concatenate([[0], np.cumsum(np.bincount(docs, minlength=D))])
+    vocab = [f"w{i}" for i in range(W)]
+    corpus = BowCorpus(indptr, (uniq % W).astype(np.int32), cnt.astype(np.int32), vocab)
+    corpus.metadata = {"source": "synthetic_lda", "D": D, "W": W, "K": K, "seed": seed}
+    return corpus, phi
+
+
+def decaying_alpha(K: int, alpha_sum: float, decay: float) -> np.ndarray:
+    """alpha_k proportional to decay^k with total ``alpha_sum``."""
+    a = decay ** np.arange(K, dtype=float)
+    return alpha_sum * a / a.sum()
+
+
+def lda_corpus_decaying_alpha(
+    n_docs: int,
+    n_vocab: int,
+    n_topics: int,
+    doc_length: float,
+    min_length: int,
+    alpha_sum: float,
+    alpha_decay: float,
+    beta: float,
+    seed: int,
+) -> tuple[BowCorpus, dict]:
+    """LDA corpus with a strongly asymmetric alpha_k ∝ alpha_decay^k (total ``alpha_sum``),
+    so that an asymmetric-alpha model has a visible advantage over a symmetric one (Foulds
+    2014 Table 5.3; used by ``ais_eval``). Lengths Poisson(doc_length), at least
+    ``min_length``. Returns ``(corpus, {"phi": V x K, "alpha": K})``."""
+    for key, v in {
+        "n_docs": n_docs,
+        "n_vocab": n_vocab,
+        "n_topics": n_topics,
+        "doc_length": doc_length,
+    }.items():
+        if int(v) < 1:
+            raise ConfigError(f"synthetic.{key}", f"must be >= 1, got {v}")
+    if not 0 < float(alpha_decay) <= 1:
+        raise ConfigError("synthetic.alpha_decay", f"must be in (0, 1], got {alpha_decay}")
+    rng = np.random.default_rng(seed)
+    D, V, K = int(n_docs), int(n_vocab), int(n_topics)
+    alpha = decaying_alpha(K, float(alpha_sum), float(alpha_decay))
+    phi = rng.dirichlet(np.full(V, float(beta)), size=K).T  # V x K
+    phi = np.maximum(phi, 1e-300)
+    phi /= phi.sum(axis=0)
+    docs = []
+    for _ in range(D):
+        n = max(int(min_length), int(rng.poisson(float(doc_length))))
+        theta = rng.dirichlet(np.maximum(alpha, 1e-3))
+        z = rng.choice(K, size=n, p=theta)
+        cdf = np.cumsum(phi[:, z], axis=0)
+        w = (rng.random(n)[None, :] * cdf[-1] > cdf).sum(axis=0)
+        docs.append(np.minimum(w, V - 1))
+    counts = np.zeros((D, V), dtype=np.int64)
+    for d, w in enumerate(docs):
+        np.add.at(counts[d], w, 1)
+    vocab = [f"w{i}" for i in range(V)]
+    corpus = BowCorpus.from_dense(counts, vocab, metadata={"source": "synthetic LDA"})
+    return corpus, {"phi": phi, "alpha": alpha}
+
+
 # =====================================================================================
 # HDP-LDA with a known π, a labelled variant and a bag-of-links graph (seed 001, digest
 # §5.2; the hdp_pcvb0 study's smoke data). These draw π by truncated stick-breaking with

@@ -1,5 +1,7 @@
 """Held-out evaluation of topic models: document completion and perplexity.
 
+The split itself is :func:`latentlab.data.splits.completion_split`.
+
 Document completion (thesis Sec. 4.7 / Eq. 5.26; digest Sec. 5.4, P4.7): each
 held-out document's tokens are split at random into an observed half and a scored
 half (seeded; the same split for every method). The document's theta is estimated on
@@ -14,59 +16,11 @@ documented choice: the thesis does not say how test documents were inferred (AMB
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
 from latentlab.data.corpus import BowCorpus
+from latentlab.data.splits import CompletionSplit
 from latentlab.errors import DataError
-
-
-@dataclass
-class CompletionSplit:
-    """Observed and scored halves of held-out documents (same document order)."""
-
-    observed: BowCorpus
-    scored: BowCorpus
-    n_dropped: int  # held-out documents with fewer than 2 tokens (cannot be split)
-
-    @property
-    def n_scored_tokens(self) -> int:
-        return self.scored.n_tokens
-
-
-def split_halves(corpus: BowCorpus, seed: int, frac_observed: float = 0.5) -> CompletionSplit:
-    """Split each document's tokens at random into observed/scored parts (seeded)."""
-    rng = np.random.default_rng(seed)
-    ptr, w = corpus.to_tokens()
-    W = corpus.n_vocab
-    obs_rows, sc_rows = [], []
-    dropped = 0
-    for d in range(corpus.n_docs):
-        toks = w[ptr[d] : ptr[d + 1]]
-        if len(toks) < 2:
-            dropped += 1
-            continue
-        perm = rng.permutation(len(toks))
-        n_obs = min(max(1, int(np.floor(len(toks) * frac_observed))), len(toks) - 1)
-        obs_rows.append(np.bincount(toks[perm[:n_obs]], minlength=W))
-        sc_rows.append(np.bincount(toks[perm[n_obs:]], minlength=W))
-    if not obs_rows:
-        raise DataError(corpus.metadata.get("source"), "no held-out document has 2+ tokens")
-    obs = _sparse_rows(obs_rows, corpus.vocab)
-    sc = _sparse_rows(sc_rows, corpus.vocab)
-    return CompletionSplit(obs, sc, dropped)
-
-
-def _sparse_rows(rows, vocab) -> BowCorpus:
-    indptr = [0]
-    wids, cnts = [], []
-    for r in rows:
-        nz = np.flatnonzero(r)
-        wids.append(nz)
-        cnts.append(r[nz])
-        indptr.append(indptr[-1] + len(nz))
-    return BowCorpus(np.asarray(indptr), np.concatenate(wids), np.concatenate(cnts), list(vocab))
 
 
 def estimate_theta(

@@ -1,13 +1,13 @@
 import numpy as np
 import pytest
 
+from latentlab.data.splits import completion_split as split_halves
 from latentlab.errors import DataError
 from latentlab.evaluation.heldout import (
     doc_loglik,
     document_completion,
     estimate_theta,
     perplexity,
-    split_halves,
 )
 
 from .lda_helpers import synth_corpus

@@ -17,6 +17,10 @@ import time
 import numpy as np
 import pandas as pd
 
+from latentlab.outputs import write_csv
+
+from .study import STUDY, BenchSettings
+
 
 def kernel_throughput(K=50, V=5000, N=200, n_docs=4, n_temps=400, seed=0) -> list[dict]:
     import numba
@@ -103,3 +107,12 @@ def wall_times(tsvs: list[str]) -> list[dict]:
                 }
             )
     return rows
+
+
+@STUDY.run("bench", settings=BenchSettings)
+def bench(ctx):
+    """Kernel throughput + the wall times of the study's rules (input ``tsv``) -> bench.csv."""
+    b = ctx.settings.bench
+    rows = kernel_throughput(K=b.K, N=b.doc_len, n_temps=b.n_temps)
+    rows += wall_times([str(p) for p in ctx.inputs.get("tsv", [])])
+    write_csv(pd.DataFrame(rows), ctx.output("csv"))

@@ -1,4 +1,5 @@
-"""Ledger rows for every chapter-5 claim (digest section 8, C5.1-C5.13).
+"""claims.csv for chapter 5 (digest section 8, C5.1-C5.13): the claims as data and one
+small function per claim.
 
 Exact claims (C5.1, C5.11-C5.13) are recomputed here against the exact DP on tiny
 synthetic documents; the others read the raw per-document results of the study.
@@ -10,11 +11,200 @@ import numpy as np
 import pandas as pd
 from scipy import stats as sps
 
-from latentlab.claims.ledger import Ledger
+from latentlab.claims.spec import Claim, Measured
 from latentlab.evaluation import ais
-from latentlab.studies.ais_eval.report import corpus_ratio, doc_variance, pct_prefer
 
-DOC = "Foulds 2014 (seed 004), ch. 5"
+from .runs import load_models
+from .study import NTEMPS_ROLE, STUDY, ClaimsSettings, data_kind, tag_offset
+from .tables import corpus_ratio, doc_variance, pct_prefer
+
+SYN = "tiny synthetic documents (exact DP)"
+RATIO = ("geo", "geo_rev", "convex", "convex_rev")
+STATS = ["iteration", "entropy", "log_prior", "alpha_sum", "beta", "optimized"]
+
+
+def _c51(est):
+    return Claim(
+        f"C5.1-{est}",
+        where="Sec 5.2-5.3 (P5.10)",
+        statement=f"{est} converges to the exact log P(w|Phi,alpha) (or log-ratio) by DP",
+        paper_value=0.0,
+        how="abs",
+        tolerance="claims.exact_abs",
+        dataset=SYN,
+        note="max |estimate - exact| over 4 docs of 8 tokens, K=3, 5000 temps, S=20",
+    )
+
+
+EXACT_ESTIMATORS = ("std_ais", "ratio_convex", "ratio_geometric", "iteration_ais")
+CLAIMS = [
+    *[_c51(e) for e in EXACT_ESTIMATORS],
+    Claim(
+        "C5.1-lr",
+        where="Sec 5.2 (P5.10)",
+        statement="left-to-right converges to the exact log P(w|Phi,alpha)",
+        paper_value=0.0,
+        how="abs",
+        tolerance="claims.exact_abs",
+        dataset=SYN,
+    ),
+    Claim(
+        "C5.11",
+        where="Sec 5.2.1 fn 6",
+        statement=("S=1 and S=100 give essentially the same ratio-AIS answer at 10,000 temps"),
+        paper_value=0.0,
+        how="abs",
+        tolerance="claims.s1_vs_s100_abs",
+        dataset=SYN,
+        note=("max |S=1 - S=100| log-ratio over 4 docs; models: learned vs 10% mixed topics"),
+    ),
+    Claim(
+        "C5.12",
+        where="Sec 5.2.1",
+        statement="ratio-AIS additivity (a-b)+(b-c) = (a-c) when converged",
+        paper_value=0.0,
+        how="abs",
+        tolerance="claims.exact_abs",
+        dataset=SYN,
+        note="max over 4 docs, 10,000 temps, S=20",
+    ),
+    Claim(
+        "C5.13",
+        where="Sec 5.2.3, Eq. 5.37",
+        statement=("completion ratio = full-document ratio x reciprocal observed-part ratio"),
+        paper_value=0.0,
+        how="abs",
+        tolerance="claims.exact_abs",
+        dataset=SYN,
+        note=("|ratio-AIS completion estimate - exact DP completion ratio|, one 8-token doc"),
+    ),
+    Claim(
+        "C5.2",
+        where="Table 5.2 (top)",
+        statement=(
+            "ratio-AIS per-document perplexity-ratio variance is orders of "
+            "magnitude below LR and standard AIS (cheap regime)"
+        ),
+        paper_value=100.0,
+        how="ge",
+        group="perturbed",
+    ),
+    Claim(
+        "C5.3",
+        where="Table 5.1",
+        statement=(
+            "ratio-AIS prefers the learned topics on more documents than LR and "
+            "standard AIS (cheap regime)"
+        ),
+        paper_value="ratio-AIS % >= LR %, Std AIS %",
+        how="true",
+        group="perturbed",
+    ),
+    Claim(
+        "C5.4",
+        where="Figs 5.4/5.5",
+        statement=(
+            "forward and reverse ratio-AIS disagree systematically when cheap and "
+            "agree when expensive"
+        ),
+        paper_value="cheap: paired p < 0.05; |mean diff| expensive < cheap",
+        how="true",
+        group="perturbed",
+    ),
+    Claim(
+        "C5.6",
+        where="Table 5.2 (bottom)",
+        statement=(
+            "expensive-regime corpus ratio identical across ratio-AIS paths and "
+            "directions (NIPS 0.9897 in all four)"
+        ),
+        paper_value=0.0,
+        how="abs",
+        tolerance="claims.path_spread_abs",
+        group="perturbed",
+    ),
+    Claim(
+        "C5.5a",
+        where="Fig 5.6",
+        statement=("standard AIS underestimates the model difference at few temperatures"),
+        paper_value="Std AIS < ratio-AIS at the smallest n",
+        how="true",
+    ),
+    Claim(
+        "C5.5b",
+        where="Fig 5.6",
+        statement=("at many temperatures both ratio-AIS directions and standard AIS agree"),
+        paper_value=0.0,
+        how="abs",
+    ),
+    Claim(
+        "C5.7a",
+        where="Table 5.3 (bottom)",
+        statement=(
+            "cheap ratio-AIS correlates better with a long LR run than cheap LR and standard AIS"
+        ),
+        paper_value="max ratio-AIS corr > LR corr, Std AIS corr",
+        how="true",
+        group="symasym",
+    ),
+    Claim(
+        "C5.7b",
+        where="Table 5.3 (top)",
+        statement=("ratio-AIS has 1-2 orders of magnitude lower variance, convex path lowest"),
+        paper_value="convex variance < geometric variance < LR, Std AIS",
+        how="true",
+        group="symasym",
+    ),
+    Claim(
+        "C5.7c",
+        where="Table 5.3 (middle)",
+        statement=(
+            "forward direction biased towards 'no difference' (corpus ratio closer "
+            "to 1 than reverse); bias visible as a direction disagreement"
+        ),
+        paper_value="forward ratio > reverse ratio (both paths)",
+        how="true",
+        group="symasym",
+    ),
+    Claim(
+        "C5.8a",
+        where="Figs 5.7/5.8",
+        statement=(
+            "iteration-AIS with n temperatures gives held-out LL >= standard AIS and LR with 10n"
+        ),
+        paper_value=0.0,
+        how="ge",
+        group="iteration",
+    ),
+    Claim(
+        "C5.8b",
+        where="Figs 5.9/5.10",
+        statement=("iteration-AIS has lower run-to-run variance than the baselines"),
+        paper_value="iteration-AIS variance < Std AIS, LR (same n)",
+        how="true",
+        group="iteration",
+    ),
+    Claim(
+        "C5.9",
+        where="Figs 5.7/5.8",
+        statement="baselines dip at late iterations, iteration-AIS does not",
+        paper_value="dip(iteration-AIS) < dip(Std AIS), dip(LR)",
+        how="true",
+        group="iteration",
+    ),
+    Claim(
+        "C5.10",
+        where="Fig 5.11",
+        statement=("topic entropy jumps at the first hyperparameter optimisation"),
+        paper_value=5.0,
+        how="ge",
+        note=(
+            "|entropy change| at the first optimisation / median |change| in the 50"
+            " iterations before (threshold 5 is ours)"
+        ),
+    ),
+]
+STUDY.claims(CLAIMS, settings=ClaimsSettings)
 
 
 def _tiny(seed):
@@ -73,303 +263,272 @@ def exact_checks(seed: int, n_temps: int = 5000, S: int = 20) -> dict:
     return {k: float(v) for k, v in out.items()}
 
 
-def build(
-    ledger: Ledger,
-    exact: dict,
-    perturbed: dict,
-    symasym: dict,
-    ntemps: pd.DataFrame | None,
-    iteration: dict,
-    stats: dict,
-    kinds: dict,
-    opt_iter: int,
-) -> Ledger:
-    """All C5.x rows. ``perturbed``/``symasym``/``iteration``/``stats`` map dataset name
-    to raw frames; ``kinds`` maps dataset name to data_kind."""
-    syn = {"dataset": "tiny synthetic documents (exact DP)", "data_kind": "synthetic"}
-    tol = 0.1
-    for est in ("std_ais", "ratio_convex", "ratio_geometric", "iteration_ais"):
-        ledger.compare(
-            f"C5.1-{est}",
-            where="Sec 5.2-5.3 (P5.10)",
-            statement=f"{est} converges to the exact log P(w|Phi,alpha) (or log-ratio) by DP",
-            paper_value=0.0,
-            our_value=exact[est],
-            how="abs",
-            tolerance=tol,
-            note="max |estimate - exact| over 4 docs of 8 tokens, K=3, 5000 temps, S=20",
-            **syn,
-        )
-    ledger.compare(
-        "C5.1-lr",
-        where="Sec 5.2 (P5.10)",
-        statement="left-to-right converges to the exact log P(w|Phi,alpha)",
-        paper_value=0.0,
-        our_value=exact["lr"],
-        how="abs",
-        tolerance=tol,
-        note=f"R=2000 particles; Wallach's LR (one resampling sweep per position) is exact "
-        f"for N<=2 (max error there {exact['lr_two_tokens']:.3g}) but not consistent in R "
-        "for longer documents (Buntine 2009); the residual is a bias, not MC noise",
-        **syn,
-    )
-    ledger.compare(
-        "C5.11",
-        where="Sec 5.2.1 fn 6",
-        statement="S=1 and S=100 give essentially the same ratio-AIS answer at 10,000 temps",
-        paper_value=0.0,
-        our_value=exact["s1_vs_s100"],
-        how="abs",
-        tolerance=0.05,
-        note="max |S=1 - S=100| log-ratio over 4 docs; models: learned vs 10% mixed topics",
-        **syn,
-    )
-    ledger.compare(
-        "C5.12",
-        where="Sec 5.2.1",
-        statement="ratio-AIS additivity (a-b)+(b-c) = (a-c) when converged",
-        paper_value=0.0,
-        our_value=exact["additivity"],
-        how="abs",
-        tolerance=0.1,
-        note="max over 4 docs, 10,000 temps, S=20",
-        **syn,
-    )
-    ledger.compare(
-        "C5.13",
-        where="Sec 5.2.3, Eq. 5.37",
-        statement="completion ratio = full-document ratio x reciprocal observed-part ratio",
-        paper_value=0.0,
-        our_value=exact["completion"],
-        how="abs",
-        tolerance=0.1,
-        note="|ratio-AIS completion estimate - exact DP completion ratio|, one 8-token doc",
-        **syn,
+def _exact(ctx) -> dict:
+    """The exact checks, computed once per claims step."""
+    ex = ctx.settings.exact
+    return ctx._cached(
+        ("exact",), lambda: exact_checks(ctx.seed(tag_offset("exact")), ex.n_temps, ex.S)
     )
 
-    for ds, df in perturbed.items():
-        kw = {"dataset": ds, "data_kind": kinds[ds]}
-        ch = df[df.regime == "cheap"]
-        ex = df[df.regime == "expensive"]
-        v = doc_variance(ch)
+
+for _est in EXACT_ESTIMATORS:
+    STUDY.claim(f"C5.1-{_est}")(lambda ctx, est=_est: _exact(ctx)[est])
+
+
+@STUDY.claim("C5.1-lr")
+def _(ctx):
+    ex = _exact(ctx)
+    return Measured(
+        ex["lr"],
+        note=f"R=2000 particles; Wallach's LR (one resampling sweep per position) is exact "
+        f"for N<=2 (max error there {ex['lr_two_tokens']:.3g}) but not consistent in R "
+        "for longer documents (Buntine 2009); the residual is a bias, not MC noise",
+    )
+
+
+@STUDY.claim("C5.11")
+def _(ctx):
+    return _exact(ctx)["s1_vs_s100"]
+
+
+@STUDY.claim("C5.12")
+def _(ctx):
+    return _exact(ctx)["additivity"]
+
+
+@STUDY.claim("C5.13")
+def _(ctx):
+    return _exact(ctx)["completion"]
+
+
+def _per_role(ctx, step, fn):
+    """One row per corpus role (in role order): fn(raw frame) -> Measured."""
+    rows = []
+    for role in sorted(ctx.settings.corpora):
+        m = fn(ctx.csv(f"{step}_{role}"))
+        m.dataset = ctx.settings.corpora[role].dataset
+        m.data_kind = data_kind(ctx.settings.corpora, role)
+        rows.append(m)
+    return rows
+
+
+# ------------------------------------------------------------------ learned vs perturbed
+@STUDY.claim("C5.2")
+def _(ctx):
+    def one(df):
+        v = doc_variance(df[df.regime == "cheap"])
         base_var = min(v["lr"], v["std_ais"])
-        rat_var = max(v[m] for m in ("geo", "geo_rev", "convex", "convex_rev"))
-        ledger.compare(
-            "C5.2",
-            where="Table 5.2 (top)",
-            statement="ratio-AIS per-document perplexity-ratio variance is orders of magnitude "
-            "below LR and standard AIS (cheap regime)",
-            paper_value=100.0,
-            our_value=float(base_var / rat_var) if rat_var > 0 else float("inf"),
-            how="ge",
+        rat_var = max(v[m] for m in RATIO)
+        return Measured(
+            float(base_var / rat_var) if rat_var > 0 else float("inf"),
             note=f"min(LR, Std AIS) variance / max ratio-AIS variance; LR {v['lr']:.3g}, "
             f"Std {v['std_ais']:.3g}, ratio-AIS max {rat_var:.3g}",
-            **kw,
         )
-        pc = pct_prefer(ch)
-        ok = min(pc[m] for m in ("geo", "geo_rev", "convex", "convex_rev")) >= max(
-            pc["lr"], pc["std_ais"]
-        )
-        ledger.compare(
-            "C5.3",
-            where="Table 5.1",
-            statement="ratio-AIS prefers the learned topics on more documents than LR and "
-            "standard AIS (cheap regime)",
-            paper_value="ratio-AIS % >= LR %, Std AIS %",
-            our_value=bool(ok),
-            how="true",
-            note="; ".join(f"{m} {pc[m]:.1f}%" for m in pc.index),
-            **kw,
-        )
+
+    return _per_role(ctx, "perturbed", one)
+
+
+@STUDY.claim("C5.3")
+def _(ctx):
+    def one(df):
+        pc = pct_prefer(df[df.regime == "cheap"])
+        ok = min(pc[m] for m in RATIO) >= max(pc["lr"], pc["std_ais"])
+        return Measured(bool(ok), note="; ".join(f"{m} {pc[m]:.1f}%" for m in pc.index))
+
+    return _per_role(ctx, "perturbed", one)
+
+
+@STUDY.claim("C5.4")
+def _(ctx):
+    def one(df):
         diffs = {}
-        for name, g in (("cheap", ch), ("expensive", ex)):
+        for name in ("cheap", "expensive"):
+            g = df[df.regime == name]
             f = g[(g.method == "geo") & (g.run == 0)].sort_values("doc")["logratio"].to_numpy()
             r = g[(g.method == "geo_rev") & (g.run == 0)].sort_values("doc")["logratio"].to_numpy()
             diffs[name] = (np.mean(f - r), sps.ttest_rel(f, r).pvalue if len(f) > 2 else 1.0)
         ok = diffs["cheap"][1] < 0.05 and abs(diffs["expensive"][0]) < abs(diffs["cheap"][0])
-        ledger.compare(
-            "C5.4",
-            where="Figs 5.4/5.5",
-            statement="forward and reverse ratio-AIS disagree systematically when cheap and "
-            "agree when expensive",
-            paper_value="cheap: paired p < 0.05; |mean diff| expensive < cheap",
-            our_value=bool(ok),
-            how="true",
+        return Measured(
+            bool(ok),
             note=f"geometric path, mean fwd-rev log-ratio: cheap {diffs['cheap'][0]:.4g} "
             f"(p={diffs['cheap'][1]:.2g}), expensive {diffs['expensive'][0]:.4g} "
             f"(p={diffs['expensive'][1]:.2g})",
-            **kw,
         )
-        cr = corpus_ratio(ex)
-        four = [cr[m] for m in ("geo", "geo_rev", "convex", "convex_rev")]
-        ledger.compare(
-            "C5.6",
-            where="Table 5.2 (bottom)",
-            statement="expensive-regime corpus ratio identical across ratio-AIS paths and "
-            "directions (NIPS 0.9897 in all four)",
-            paper_value=0.0,
-            our_value=float(max(four) - min(four)),
-            how="abs",
-            tolerance=1e-3,
+
+    return _per_role(ctx, "perturbed", one)
+
+
+@STUDY.claim("C5.6")
+def _(ctx):
+    def one(df):
+        cr = corpus_ratio(df[df.regime == "expensive"])
+        four = [cr[m] for m in RATIO]
+        return Measured(
+            float(max(four) - min(four)),
             note="spread of the four corpus ratios: " + ", ".join(f"{x:.5f}" for x in four),
-            **kw,
         )
 
-    if ntemps is not None and len(ntemps):
-        ds = ntemps.attrs.get("dataset", "nips")
-        kw = {"dataset": ds, "data_kind": kinds.get(ds, "synthetic")}
-        nmin, nmax = ntemps.n_temps.min(), ntemps.n_temps.max()
-        lo = ntemps[ntemps.n_temps == nmin].set_index("method")["mean"]
-        hi = ntemps[ntemps.n_temps == nmax].set_index("method")
-        ledger.compare(
-            "C5.5a",
-            where="Fig 5.6",
-            statement="standard AIS underestimates the model difference at few temperatures",
-            paper_value="Std AIS < ratio-AIS at the smallest n",
-            our_value=bool(lo["std_ais"] < min(lo["geo"], lo["geo_rev"])),
-            how="true",
-            note=f"n={nmin}: Std {lo['std_ais']:.4g}, geo {lo['geo']:.4g}, rev {lo['geo_rev']:.4g}",
-            **kw,
-        )
-        spread = float(hi["mean"].max() - hi["mean"].min())
-        se = float(np.sqrt((hi["sd"] ** 2 / hi["S"]).sum()))
-        ledger.compare(
-            "C5.5b",
-            where="Fig 5.6",
-            statement="at many temperatures both ratio-AIS directions and standard AIS agree",
-            paper_value=0.0,
-            our_value=spread,
-            how="abs",
-            tolerance=max(3 * se, 0.05),
-            note=f"spread of the three mean estimates at n={nmax} (document: >= 20,000); "
-            f"tolerance = max(3 x combined SE, 0.05)",
-            **kw,
-        )
+    return _per_role(ctx, "perturbed", one)
 
-    for ds, df in symasym.items():
-        kw = {"dataset": ds, "data_kind": kinds[ds]}
+
+# ------------------------------------------------------------------ Fig 5.6
+def _ntemps(ctx):
+    nt = ctx.csv("ntemps")
+    where = dict(
+        dataset=ctx.settings.corpora[NTEMPS_ROLE].dataset,
+        data_kind=data_kind(ctx.settings.corpora, NTEMPS_ROLE),
+    )
+    return nt, nt.n_temps.min(), nt.n_temps.max(), where
+
+
+@STUDY.claim("C5.5a")
+def _(ctx):
+    nt, nmin, _, where = _ntemps(ctx)
+    lo = nt[nt.n_temps == nmin].set_index("method")["mean"]
+    return Measured(
+        bool(lo["std_ais"] < min(lo["geo"], lo["geo_rev"])),
+        note=f"n={nmin}: Std {lo['std_ais']:.4g}, geo {lo['geo']:.4g}, rev {lo['geo_rev']:.4g}",
+        **where,
+    )
+
+
+@STUDY.claim("C5.5b")
+def _(ctx):
+    nt, _, nmax, where = _ntemps(ctx)
+    hi = nt[nt.n_temps == nmax].set_index("method")
+    spread = float(hi["mean"].max() - hi["mean"].min())
+    se = float(np.sqrt((hi["sd"] ** 2 / hi["S"]).sum()))
+    return Measured(
+        spread,
+        tolerance=max(3 * se, ctx.settings.claims.ntemps_floor_abs),
+        note=f"spread of the three mean estimates at n={nmax} (document: >= 20,000); "
+        f"tolerance = max(3 x combined SE, {ctx.settings.claims.ntemps_floor_abs:g})",
+        **where,
+    )
+
+
+# ------------------------------------------------------------------ asymmetric vs symmetric
+@STUDY.claim("C5.7a")
+def _(ctx):
+    def one(df):
         ch = df[df.regime == "cheap"]
         ref = df[df.regime == "lr_long"].set_index("doc")["perp_ratio"]
         corr = {}
         for m, g in ch[ch.run == 0].groupby("method"):
             x = g.set_index("doc")["perp_ratio"].reindex(ref.index)
             corr[m] = float(np.corrcoef(x, ref)[0, 1]) if x.std() > 0 and ref.std() > 0 else 0.0
-        best_ratio = max(corr[m] for m in ("geo", "geo_rev", "convex", "convex_rev"))
-        ledger.compare(
-            "C5.7a",
-            where="Table 5.3 (bottom)",
-            statement="cheap ratio-AIS correlates better with a long LR run than cheap LR and "
-            "standard AIS",
-            paper_value="max ratio-AIS corr > LR corr, Std AIS corr",
-            our_value=bool(best_ratio > max(corr["lr"], corr["std_ais"])),
-            how="true",
+        best = max(corr[m] for m in RATIO)
+        return Measured(
+            bool(best > max(corr["lr"], corr["std_ais"])),
             note="; ".join(f"{m} {c:.3f}" for m, c in corr.items()),
-            **kw,
-        )
-        v = doc_variance(ch)
-        ledger.compare(
-            "C5.7b",
-            where="Table 5.3 (top)",
-            statement="ratio-AIS has 1-2 orders of magnitude lower variance, convex path lowest",
-            paper_value="convex variance < geometric variance < LR, Std AIS",
-            our_value=bool(
-                min(v["convex"], v["convex_rev"]) <= min(v["geo"], v["geo_rev"])
-                and max(v[m] for m in ("geo", "geo_rev", "convex", "convex_rev"))
-                < min(v["lr"], v["std_ais"])
-            ),
-            how="true",
-            note="; ".join(f"{m} {v[m]:.3g}" for m in v.index),
-            **kw,
-        )
-        cr = corpus_ratio(ch)
-        ledger.compare(
-            "C5.7c",
-            where="Table 5.3 (middle)",
-            statement="forward direction biased towards 'no difference' (corpus ratio closer to "
-            "1 than reverse); bias visible as a direction disagreement",
-            paper_value="forward ratio > reverse ratio (both paths)",
-            our_value=bool(cr["geo"] > cr["geo_rev"] and cr["convex"] > cr["convex_rev"]),
-            how="true",
-            note="; ".join(f"{m} {cr[m]:.4f}" for m in cr.index),
-            **kw,
         )
 
-    for ds, df in iteration.items():
-        kw = {"dataset": ds, "data_kind": kinds[ds]}
-        n_small = df.n_temps.min()
-        n_big = df.n_temps.max()
-        mean = df.groupby(["method", "n_temps", "iteration"])["loglik"].mean()
+    return _per_role(ctx, "symasym", one)
+
+
+@STUDY.claim("C5.7b")
+def _(ctx):
+    def one(df):
+        v = doc_variance(df[df.regime == "cheap"])
+        ok = min(v["convex"], v["convex_rev"]) <= min(v["geo"], v["geo_rev"]) and max(
+            v[m] for m in RATIO
+        ) < min(v["lr"], v["std_ais"])
+        return Measured(bool(ok), note="; ".join(f"{m} {v[m]:.3g}" for m in v.index))
+
+    return _per_role(ctx, "symasym", one)
+
+
+@STUDY.claim("C5.7c")
+def _(ctx):
+    def one(df):
+        cr = corpus_ratio(df[df.regime == "cheap"])
+        return Measured(
+            bool(cr["geo"] > cr["geo_rev"] and cr["convex"] > cr["convex_rev"]),
+            note="; ".join(f"{m} {cr[m]:.4f}" for m in cr.index),
+        )
+
+    return _per_role(ctx, "symasym", one)
+
+
+# ------------------------------------------------------------------ iteration-AIS
+def _iteration(df):
+    n_small, n_big = df.n_temps.min(), df.n_temps.max()
+    mean = df.groupby(["method", "n_temps", "iteration"])["loglik"].mean()
+    return n_small, n_big, mean
+
+
+@STUDY.claim("C5.8a")
+def _(ctx):
+    def one(df):
+        n_small, n_big, mean = _iteration(df)
         iters = sorted(df.iteration.unique())
         late = iters[len(iters) // 2 :]
         it_small = mean.loc[("iteration_ais", n_small)].loc[late].mean()
         base_big = max(mean.loc[(m, n_big)].loc[late].mean() for m in ("std_ais", "lr"))
-        ledger.compare(
-            "C5.8a",
-            where="Figs 5.7/5.8",
-            statement="iteration-AIS with n temperatures gives held-out LL >= standard AIS and "
-            "LR with 10n",
-            paper_value=0.0,
-            our_value=float(it_small - base_big),
-            how="ge",
-            tolerance=0.0,
-            note=f"mean LL per doc over the later half of the snapshots; n={n_small}, 10n={n_big}; "
-            "S=1: the per-link AIS bias adds up over the snapshot links when consecutive "
-            "snapshots (single CGS samples) keep moving",
-            **kw,
+        return Measured(
+            float(it_small - base_big),
+            note=f"mean LL per doc over the later half of the snapshots; n={n_small}, "
+            f"10n={n_big}; S=1: the per-link AIS bias adds up over the snapshot links when "
+            "consecutive snapshots (single CGS samples) keep moving",
         )
+
+    return _per_role(ctx, "iteration", one)
+
+
+@STUDY.claim("C5.8b")
+def _(ctx):
+    def one(df):
+        n_small, n_big, _ = _iteration(df)
         var = df.groupby(["method", "n_temps", "iteration", "doc"])["loglik"].var(ddof=1)
         vm = var.groupby(["method", "n_temps"]).mean()
-        ledger.compare(
-            "C5.8b",
-            where="Figs 5.9/5.10",
-            statement="iteration-AIS has lower run-to-run variance than the baselines",
-            paper_value="iteration-AIS variance < Std AIS, LR (same n)",
-            our_value=bool(
-                all(
-                    vm[("iteration_ais", n)] < min(vm[("std_ais", n)], vm[("lr", n)])
-                    for n in (n_small, n_big)
-                )
-            ),
-            how="true",
-            note="; ".join(f"{m}@{n} {x:.3g}" for (m, n), x in vm.items()),
-            **kw,
+        ok = all(
+            vm[("iteration_ais", n)] < min(vm[("std_ais", n)], vm[("lr", n)])
+            for n in (n_small, n_big)
         )
+        return Measured(bool(ok), note="; ".join(f"{m}@{n} {x:.3g}" for (m, n), x in vm.items()))
 
-        def dip(m, n, mean=mean):
-            s = mean.loc[(m, n)]
+    return _per_role(ctx, "iteration", one)
+
+
+@STUDY.claim("C5.9")
+def _(ctx):
+    def one(df):
+        n_small, _, mean = _iteration(df)
+
+        def dip(m):
+            s = mean.loc[(m, n_small)]
             return float(s.max() - s.iloc[-1])
 
-        d_it = dip("iteration_ais", n_small)
-        d_base = {m: dip(m, n_small) for m in ("std_ais", "lr")}
-        ledger.compare(
-            "C5.9",
-            where="Figs 5.7/5.8",
-            statement="baselines dip at late iterations, iteration-AIS does not",
-            paper_value="dip(iteration-AIS) < dip(Std AIS), dip(LR)",
-            our_value=bool(d_it < min(d_base.values())),
-            how="true",
+        d_it = dip("iteration_ais")
+        d_base = {m: dip(m) for m in ("std_ais", "lr")}
+        return Measured(
+            bool(d_it < min(d_base.values())),
             note=f"dip = max - final mean LL at n={n_small}: iteration-AIS {d_it:.3g}, "
             + ", ".join(f"{m} {x:.3g}" for m, x in d_base.items()),
-            **kw,
         )
 
-    for ds, st in stats.items():
-        kw = {"dataset": ds, "data_kind": kinds[ds]}
+    return _per_role(ctx, "iteration", one)
+
+
+# ------------------------------------------------------------------ Fig 5.11
+@STUDY.claim("C5.10")
+def _(ctx):
+    tp = ctx.settings.train
+    opt_iter = (tp.optimize_burn_in // tp.optimize_interval + 1) * tp.optimize_interval
+    rows = []
+    for role in sorted(ctx.settings.corpora):
+        st = pd.DataFrame(load_models(ctx.input(f"models_{role}"))["stats"], columns=STATS)
         ent = st.set_index("iteration")["entropy"]
         d = ent.diff().abs()
         at = d.get(opt_iter, np.nan)
         typical = d[(d.index > opt_iter - 50) & (d.index < opt_iter)].median()
-        jump = float(at / typical) if typical and typical > 0 else float("inf")
-        ledger.compare(
-            "C5.10",
-            where="Fig 5.11",
-            statement="topic entropy jumps at the first hyperparameter optimisation "
-            f"(iteration {opt_iter} under burn-in/interval)",
-            paper_value=5.0,
-            our_value=jump,
-            how="ge",
-            note="|entropy change| at the first optimisation / median |change| in the 50 "
-            "iterations before (threshold 5 is ours)",
-            **kw,
+        rows.append(
+            Measured(
+                float(at / typical) if typical and typical > 0 else float("inf"),
+                dataset=ctx.settings.corpora[role].dataset,
+                data_kind=data_kind(ctx.settings.corpora, role),
+                statement="topic entropy jumps at the first hyperparameter optimisation "
+                f"(iteration {opt_iter} under burn-in/interval)",
+            )
         )
-    return ledger
+    return rows

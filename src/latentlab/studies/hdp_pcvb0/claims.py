@@ -51,43 +51,49 @@ CLAIMS = [
     Claim("C3c", "Sec 5.2", "Γ(α) ≤ 1/α, Γ(α+1) ≤ 1, Γ(n+α) ≥ Γ(n) for α ∈ (0, 1], n = 2..20",
           "bounds hold", dataset="scipy", data_kind="identity"),
     Claim("C5", "Fig 3 left, Sec 6.3", "CVB0 and PCVB0 give lower test perplexity than CVB "
-          f"and PCVB ({WIN})", 1.0, how="ge"),
+          f"and PCVB ({WIN})", 1.0, how="ge", group="perplexity"),
     Claim("C6a", "Fig 3, Sec 6.3", "PCVB ≈ CVB in perplexity (max relative difference of run "
-          "means over T and prior)", 0.0, how="abs", tolerance="claims.similar_rel"),
+          "means over T and prior)", 0.0, how="abs", tolerance="claims.similar_rel",
+          group="perplexity"),
     Claim("C6b", "Fig 3, Sec 6.3", "PCVB0 ≈ CVB0 in perplexity (max relative difference of "
-          "run means over T and prior)", 0.0, how="abs", tolerance="claims.similar_rel"),
+          "run means over T and prior)", 0.0, how="abs", tolerance="claims.similar_rel",
+          group="perplexity"),
     Claim("C7", "Sec 6.3, Sec 7", "AS ≈ AA (max relative difference of run means over method "
-          "and T)", 0.0, how="abs", tolerance="claims.similar_rel"),
+          "and T)", 0.0, how="abs", tolerance="claims.similar_rel",
+          group="perplexity"),
     Claim("C8", "Fig 3 right, Sec 6.3, 6.6", "CVB and PCVB converge in fewer iterations than "
-          "CVB0 and PCVB0 (all pairs)", "second order faster"),
+          "CVB0 and PCVB0 (all pairs)", "second order faster", group="perplexity"),
     Claim("C9", "Sec 6.6", "second order converges faster to worse optima (C8 and higher "
-          "final perplexity, all pairs)", "faster but worse"),
+          "final perplexity, all pairs)", "faster but worse", group="perplexity"),
     Claim("C10", "Sec 6.6", "the exp(−V/x²) factor makes q(z) sharper early (all pairs)",
-          "sharper early"),
+          "sharper early", group="perplexity"),
     Claim("C13", "Sec 5.3", "PCVB0 uses fewer effective topics (E[n_k] >= 1) than T, growing "
-          "sublinearly in T", "K_eff < T"),
+          "sublinearly in T", "K_eff < T", group="perplexity"),
     Claim("C16", "Abstract, Fig 1", "PCVB0 predicts as well as CVB0 and better than CVB",
-          "PCVB0(+), CVB(−)"),
+          "PCVB0(+), CVB(−)", group="perplexity"),
     Claim("C4a", "Fig 2, Sec 5.1", "every E[α0π_k] under CVB AA is below 1, the premise of "
-          "Eq 20 (max over k and runs)", 1.0, how="le", tolerance=0.0),
+          "Eq 20 (max over k and runs)", 1.0, how="le", tolerance=0.0, group="perplexity"),
     Claim("C4b", "Fig 2 caption", "maximum E[α0π_k] under CVB AA", "the document's maximum",
-          how="rel", tolerance="claims.fig2_rel", note="mean over runs of the per-run maximum"),
+          how="rel", tolerance="claims.fig2_rel", note="mean over runs of the per-run maximum",
+          group="perplexity"),
     Claim("C11a", "Fig 4, Sec 6.4", f"(P)CVB0 beats (P)CVB in 7-NN accuracy ({WIN})", 1.0,
-          how="ge"),
+          how="ge", group="knn"),
     Claim("C11b", "Fig 4, Sec 6.4", "PCVB ≈ CVB in 7-NN accuracy (max absolute difference of "
-          "run means)", 0.0, how="abs", tolerance="claims.similar_abs"),
+          "run means)", 0.0, how="abs", tolerance="claims.similar_abs", group="knn"),
     Claim("C11c", "Fig 4, Sec 6.4", "PCVB0 ≈ CVB0 in 7-NN accuracy (max absolute difference "
-          "of run means)", 0.0, how="abs", tolerance="claims.similar_abs"),
+          "of run means)", 0.0, how="abs", tolerance="claims.similar_abs", group="knn"),
     Claim("C11d", "Fig 4, Sec 6.4", "7-NN accuracy lies in the document's axis range",
-          "axis range midpoint", how="abs", data_kind="none"),
+          "axis range midpoint", how="abs", data_kind="none", group="knn"),
     Claim("C12a", "Fig 5, Sec 6.5", f"(P)CVB0 beats (P)CVB in link-prediction MAP ({WIN})",
-          1.0, how="ge"),
+          1.0, how="ge", group="links"),
     Claim("C12b", "Fig 5, Sec 6.5", "PCVB ≈ CVB in link-prediction MAP (max absolute "
-          "difference of run means)", 0.0, how="abs", tolerance="claims.similar_abs"),
+          "difference of run means)", 0.0, how="abs", tolerance="claims.similar_abs",
+          group="links"),
     Claim("C12c", "Fig 5, Sec 6.5", "PCVB0 ≈ CVB0 in link-prediction MAP (max absolute "
-          "difference of run means)", 0.0, how="abs", tolerance="claims.similar_abs"),
+          "difference of run means)", 0.0, how="abs", tolerance="claims.similar_abs",
+          group="links"),
     Claim("C12d", "Fig 5, Sec 6.5", "link-prediction MAP lies in the document's axis range",
-          "axis range midpoint", how="abs", data_kind="none"),
+          "axis range midpoint", how="abs", data_kind="none", group="links"),
     Claim("C14", "Sec 5.3", "Σ_d I(n_dk ≥ 1) ≤ m_·k (table-count lower bound) in a collapsed "
           "Gibbs run of Eqs 13–16, every iteration", "lower bound"),
 ]  # fmt: skip

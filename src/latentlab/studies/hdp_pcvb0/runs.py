@@ -225,7 +225,7 @@ def run_perplexity(ctx) -> None:
 @STUDY.run("knn", settings=KnnSettings)
 def run_knn(ctx) -> None:
     """Fig 4 raw results: 90/10 document split, fold-in, Hellinger k-NN (Sec 6.4)."""
-    from latentlab.data.splits import holdout_docs
+    from latentlab.data.splits import heldout_docs
     from latentlab.evaluation.metrics import knn_accuracy
 
     dataset, config = ctx.wildcards["dataset"], ctx.wildcards["config"]
@@ -234,10 +234,7 @@ def run_knn(ctx) -> None:
     corpus = load_corpus(inp)
     if corpus.labels is None:
         raise DataError(inp, "k-NN classification needs document labels")
-    corpus, _ = corpus.drop_empty()
-    lab = corpus.labels
-    tr, te = holdout_docs(corpus.n_docs, p.test_frac, ctx.seed(p.split_seed))
-    train, test = corpus.subset(tr), corpus.subset(te)
+    train, test, _, _ = heldout_docs(corpus, p.test_frac, ctx.seed(p.split_seed))
     opts = _opts(ctx, "knn")
     res = []
     for T in p.T:
@@ -246,13 +243,14 @@ def run_knn(ctx) -> None:
             m = new_model(T, config, options=opts, seed=seed, task="knn")
             m.fit(train, p.iterations)
             th_te = m.fold_in(test, p.fold_in_iters, seed=ctx.seed(p.fold_in_seed, r))
-            acc = knn_accuracy(th_te, m.theta(), lab[tr], lab[te], p.k)
+            acc = knn_accuracy(th_te, m.theta(), train.labels, test.labels, p.k)
             log.info("%s %s T=%d run %d: accuracy %s", dataset, config, T, r, acc)
             res.append({"T": T, "run": r, "seed": seed, "accuracy": acc, **_model_summary(m)})
     write_json(
-        {"dataset": dataset, "config": config, "n_train": len(tr), "n_test": len(te), "runs": res},
+        {"dataset": dataset, "config": config, "n_train": train.n_docs, "n_test": test.n_docs,
+         "runs": res},
         ctx.output("json"),
-    )
+    )  # fmt: skip
 
 
 # -------------------------------------------------------------------- links

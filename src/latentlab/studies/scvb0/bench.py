@@ -6,13 +6,21 @@ from __future__ import annotations
 import logging
 import os
 import time
+from dataclasses import asdict
 
 import numpy as np
 import pandas as pd
 
 from latentlab.bench import machine_peaks, peak_rss_mb
+from latentlab.data.corpus import BowCorpus
+from latentlab.data.splits import completion_split, heldout_docs
+from latentlab.data.synthetic import lda_corpus_vectorised
 from latentlab.evaluation.heldout import document_completion
 from latentlab.models.lda import CGS, CVB0, SCVB0, SVB, BatchVB
+from latentlab.outputs import write_table
+
+from .methods import warm_up
+from .study import SEED_HALVES, SEED_SPLIT, STUDY, BenchSettings
 
 log = logging.getLogger(__name__)
 
@@ -125,7 +133,7 @@ def cgs_vs_tomotopy(corpus, K, alpha, beta, seed, seconds, warm=1, turn=2):
     return cgs, t_ours, n_ours, t_tp, n_tp
 
 
-def throughput(p: dict, corpus, K: int, seconds: float, seed: int) -> list[dict]:
+def throughput(s, corpus, K: int, seconds: float, seed: int) -> list[dict]:
     """Tokens/s and documents/s of each algorithm at K topics, single thread, plus 2
     threads for the kernels that are parallel (SCVB0, the first SVB variant, BatchVB:
     documents are independent within a minibatch / E-step; CGS and CVB0/CVB sweeps are
@@ -135,7 +143,7 @@ def throughput(p: dict, corpus, K: int, seconds: float, seed: int) -> list[dict]
     after the row."""
     rows = []
     D, C, nnz = corpus.n_docs, corpus.n_tokens, corpus.nnz
-    mb = min(p["minibatch"], D)
+    mb = min(s.minibatch, D)
 
     def add(name, docs, tokens, secs, state_mb, flops=None, threads=1):
         r = dict(
@@ -155,7 +163,7 @@ def throughput(p: dict, corpus, K: int, seconds: float, seed: int) -> list[dict]
 
     # stochastic methods: time budget. SCVB0 on 1 and 2 threads (its only parallel
     # kernel), run in alternating turns so that both see the same machine load.
-    threads = [1] + ([2] if int(p["bench"].get("max_threads", 2)) >= 2 else [])
+    threads = [1] + ([2] if int(s.bench.max_threads) >= 2 else [])
 
     def ratio_rows(name, n):
         """speed_ratio of the last n rows (threads 1, 2, ...) against the first."""
@@ -167,12 +175,12 @@ def throughput(p: dict, corpus, K: int, seconds: float, seed: int) -> list[dict]
     ms = {
         t: SCVB0(
             K,
-            p["alpha"],
-            p["beta"],
+            s.alpha,
+            s.beta,
             minibatch=mb,
-            rho_phi=p["rho_phi"],
-            rho_theta=p["rho_theta"],
-            n_burn=p["n_burn"],
+            rho_phi=asdict(s.rho_phi),
+            rho_theta=asdict(s.rho_theta),
+            n_burn=s.n_burn,
             seed=seed,
             threads=t,
         ).initialize(corpus)
@@ -185,38 +193,36 @@ def throughput(p: dict, corpus, K: int, seconds: float, seed: int) -> list[dict]
         st = _state_mb(m.M, m.n_z, m.acc, m._acc_extra)
         add("SCVB0", m.docs_seen, m.tokens_seen, m.train_seconds, st, fl, threads=t)
     ratio_rows("SCVB0", len(ms))
-    for i, v in enumerate(p["svb_variants"]):
-        name = f"SVB-B{v['B']}-O{v['O']:g}"
+    for i, v in enumerate(s.svb_variants):
+        name = f"SVB-B{v.B}-O{v.O:g}"
         ts = threads if i == 0 else [1]  # the first variant also on 2 threads
         ss = {
             t: SVB(
                 K,
-                p["alpha"],
-                p["beta"],
-                offset=v["O"],
+                s.alpha,
+                s.beta,
+                offset=v.O,
                 minibatch=mb,
-                n_local=v["B"],
-                rho=p["rho_phi"],
+                n_local=v.B,
+                rho=asdict(s.rho_phi),
                 seed=seed,
                 threads=t,
             ).initialize(corpus)
             for t in ts
         }
         alternate_stochastic(ss.values(), seconds)
-        for t, s in ss.items():
-            st = _state_mb(s.L, s.acc, s.expElogbeta, s._acc_extra)
-            add(name, s.docs_seen, s.tokens_seen, s.train_seconds, st, threads=t)
+        for t, sv in ss.items():
+            st = _state_mb(sv.L, sv.acc, sv.expElogbeta, sv._acc_extra)
+            add(name, sv.docs_seen, sv.tokens_seen, sv.train_seconds, st, threads=t)
         ratio_rows(name, len(ss))
-    s = SVB(K, p["alpha"], p["beta"], minibatch=mb, n_local=1, rho=p["rho_phi"], seed=seed,
-            dense=True)  # fmt: skip
-    s.fit(corpus, n_epochs=None, time_budget=seconds)
-    add("SVB-B1-O0 (dense, as onlineldavb.py)", s.docs_seen, s.tokens_seen, s.train_seconds,
-        _state_mb(s.L, s.acc, s.expElogbeta))  # fmt: skip
+    sv = SVB(K, s.alpha, s.beta, minibatch=mb, n_local=1, rho=asdict(s.rho_phi), seed=seed,
+             dense=True)  # fmt: skip
+    sv.fit(corpus, n_epochs=None, time_budget=seconds)
+    add("SVB-B1-O0 (dense, as onlineldavb.py)", sv.docs_seen, sv.tokens_seen, sv.train_seconds,
+        _state_mb(sv.L, sv.acc, sv.expElogbeta))  # fmt: skip
     # batch methods: whole sweeps, as many as fit in the budget (at least one)
-    cap = float(p["bench"].get("max_state_mb", 1500))
-    cgs, t_ours, n_ours, t_tp, n_tp = cgs_vs_tomotopy(
-        corpus, K, p["alpha"], p["beta"], seed, seconds
-    )
+    cap = float(s.bench.max_state_mb)
+    cgs, t_ours, n_ours, t_tp, n_tp = cgs_vs_tomotopy(corpus, K, s.alpha, s.beta, seed, seconds)
     add("CGS", n_ours * D, n_ours * C, t_ours, _state_mb(cgs.n_wk, cgs.n_dk, cgs.z))
     if t_tp is not None:
         add("tomotopy.LDAModel (CGS, 1 worker)", n_tp * D, n_tp * C, t_tp, np.nan)
@@ -224,8 +230,7 @@ def throughput(p: dict, corpus, K: int, seconds: float, seed: int) -> list[dict]
         ours["ratio_baseline"] = theirs["algorithm"]
         ours["speed_ratio"] = ours["tokens_per_s"] / theirs["tokens_per_s"]
     bvb = {
-        t: BatchVB(K, p["alpha"], p["beta"], max_local=1, tol=0.0, seed=seed, threads=t)
-        for t in threads
+        t: BatchVB(K, s.alpha, s.beta, max_local=1, tol=0.0, seed=seed, threads=t) for t in threads
     }
     for t, (n, secs) in zip(bvb, alternate_batch(bvb.values(), corpus, seconds), strict=True):
         m = bvb[t]
@@ -234,8 +239,8 @@ def throughput(p: dict, corpus, K: int, seconds: float, seed: int) -> list[dict]
     # CVB0 / CVB: sequential sweeps (each update reads the statistics the previous one
     # wrote), so no parallel variant
     for name, model in [
-        ("CVB0 (clumped)", CVB0(K, p["alpha"], p["beta"], order=0, seed=seed)),
-        ("CVB (2nd order, clumped)", CVB0(K, p["alpha"], p["beta"], order=2, seed=seed)),
+        ("CVB0 (clumped)", CVB0(K, s.alpha, s.beta, order=0, seed=seed)),
+        ("CVB (2nd order, clumped)", CVB0(K, s.alpha, s.beta, order=2, seed=seed)),
     ]:
         if name.startswith("CVB") and nnz * K * 8 * (1 if "CVB0" in name else 2) / 2**20 > cap:
             log.warning("%s at K=%d skipped: gamma storage exceeds %.0f MB", name, K, cap)
@@ -255,16 +260,16 @@ def throughput(p: dict, corpus, K: int, seconds: float, seed: int) -> list[dict]
     return rows
 
 
-def compare_libraries(p: dict, q: dict, train, split, seed: int) -> list[dict]:
+def compare_libraries(s, q, train, split, seed: int) -> list[dict]:
     """Time to reach the held-out log-likelihood that scikit-learn's online LDA reaches
-    after ``q['sklearn_iters']`` passes (K = q['K']); SCVB0, gensim (default schedule and
+    after ``q.sklearn_iters`` passes (K = q.K); SCVB0, gensim (default schedule and
     decay 0.7 / offset 10) on the same split. tomotopy CGS tokens/s vs ours."""
-    K = int(q["K"])
+    K = q.K
     rows = []
-    alpha = p["alpha"]
+    alpha = s.alpha
 
     def ll(phi_wk):
-        return document_completion(split, phi_wk, alpha, n_iter=p["heldout_theta_iters"])
+        return document_completion(split, phi_wk, alpha, n_iter=s.heldout_theta_iters)
 
     curve = {}
     try:
@@ -278,20 +283,20 @@ def compare_libraries(p: dict, q: dict, train, split, seed: int) -> list[dict]:
     sk = LatentDirichletAllocation(
         n_components=K,
         doc_topic_prior=alpha,
-        topic_word_prior=p["beta"],
+        topic_word_prior=s.beta,
         learning_method="online",
-        batch_size=p["minibatch"],
+        batch_size=s.minibatch,
         total_samples=train.n_docs,
         random_state=seed,
     )
     t = 0.0
     rng = np.random.default_rng(seed)
     curve["sklearn"] = []
-    for _ in range(int(q["sklearn_iters"])):
+    for _ in range(q.sklearn_iters):
         order = rng.permutation(train.n_docs)
         t0 = time.perf_counter()
-        for s in range(0, train.n_docs, p["minibatch"]):
-            sk.partial_fit(X[order[s : s + p["minibatch"]]])
+        for b in range(0, train.n_docs, s.minibatch):
+            sk.partial_fit(X[order[b : b + s.minibatch]])
         t += time.perf_counter() - t0
         comp = sk.components_
         curve["sklearn"].append((t, ll((comp / comp.sum(1, keepdims=True)).T.copy())))
@@ -303,32 +308,32 @@ def compare_libraries(p: dict, q: dict, train, split, seed: int) -> list[dict]:
                 return tt
         return float("inf")
 
-    every = max(1, train.n_docs // p["minibatch"] // 4)
-    schedules = [("SCVB0", p["rho_phi"])] + [
-        (f"SCVB0 (rho_phi s={r['s']:g}, tau={r['tau']:g}, kappa={r['kappa']:g})", r)
-        for r in q.get("extra_schedules", [])
+    every = max(1, train.n_docs // s.minibatch // 4)
+    schedules = [("SCVB0", asdict(s.rho_phi))] + [
+        (f"SCVB0 (rho_phi s={r.s:g}, tau={r.tau:g}, kappa={r.kappa:g})", asdict(r))
+        for r in q.extra_schedules
     ]
     for label, sched in schedules:
         scvb = SCVB0(
             K,
             alpha,
-            p["beta"],
-            minibatch=p["minibatch"],
+            s.beta,
+            minibatch=s.minibatch,
             rho_phi=sched,
-            rho_theta=p["rho_theta"],
-            n_burn=p["n_burn"],
-            init=p.get("scvb0_init", "corpus"),
+            rho_theta=asdict(s.rho_theta),
+            n_burn=s.n_burn,
+            init=s.scvb0_init,
             seed=seed,
         )
         curve[label] = []
 
-        def cb(m, label=label):
+        def cb(m, info=None, label=label):
             if m.minibatches % every == 0:
                 curve[label].append((m.train_seconds, ll(m.phi_wk())))
                 return curve[label][-1][1] >= target
             return False
 
-        n_ep = float(q.get("scvb0_max_epochs", q["sklearn_iters"]))
+        n_ep = float(q.sklearn_iters if q.scvb0_max_epochs is None else q.scvb0_max_epochs)
         scvb.fit(train, n_epochs=n_ep, callback=cb)
     try:
         from gensim.models import LdaModel
@@ -341,16 +346,16 @@ def compare_libraries(p: dict, q: dict, train, split, seed: int) -> list[dict]:
             lda = LdaModel(
                 num_topics=K,
                 id2word={i: w for i, w in enumerate(train.vocab)},
-                chunksize=p["minibatch"],
+                chunksize=s.minibatch,
                 alpha=alpha,
-                eta=p["beta"],
+                eta=s.beta,
                 random_state=seed,
                 eval_every=None,
                 **kw,
             )
             curve[label] = []
             tg = 0.0
-            for _ in range(int(q["sklearn_iters"])):
+            for _ in range(q.sklearn_iters):
                 t0 = time.perf_counter()
                 lda.update(corpus_g, chunks_as_numpy=False)
                 tg += time.perf_counter() - t0
@@ -372,9 +377,9 @@ def compare_libraries(p: dict, q: dict, train, split, seed: int) -> list[dict]:
             )
         )
     # CGS tokens/s vs tomotopy, back to back in alternating turns
-    n_it = int(q["cgs_iters"])
+    n_it = q.cgs_iters
     _, t_ours, n_ours, t_tp, n_tp = cgs_vs_tomotopy(
-        train, K, alpha, p["beta"], seed, seconds=0.0, warm=int(q.get("cgs_warm", 1)), turn=n_it
+        train, K, alpha, s.beta, seed, seconds=0.0, warm=q.cgs_warm, turn=n_it
     )
     ours = dict(algorithm="CGS (latentlab)", K=K, comparison="cgs_tokens_per_s", threads=1,
                 tokens_per_s=n_ours * train.n_tokens / t_ours, load_avg_1m=_load())  # fmt: skip
@@ -387,26 +392,39 @@ def compare_libraries(p: dict, q: dict, train, split, seed: int) -> list[dict]:
     return rows
 
 
-def run_bench(p: dict, datasets: dict, seed: int) -> tuple[pd.DataFrame, dict]:
-    q = p["bench"]
+@STUDY.run("bench", settings=BenchSettings)
+def bench(ctx):
+    """bench.csv: throughput of every algorithm at each K; library comparison."""
+    s = ctx.settings
+    q = s.bench
+    seed = ctx.seed()
     peaks = machine_peaks()
-    rows = []
-    from .methods import warm_up
-
-    warm_up(p)
+    warm_up(s)
     peaks = dict(peaks, numba_threading_layer=use_workqueue_threads())
-    from .data import synthetic_lda
-
-    c, _ = synthetic_lda(20, 30, 2, 10, 0.5, 0.5, 0)
+    c, _ = lda_corpus_vectorised(20, 30, 2, 10, 0.5, 0.5, 0)
     SCVB0(2, minibatch=5, seed=0, threads=2).fit(c, n_epochs=1)  # compile/load the kernels
     SVB(2, minibatch=5, seed=0, threads=2).fit(c, n_epochs=1)
     BatchVB(2, max_local=1, seed=0, threads=2).fit(c, 1)
     CGS(2, optimize_interval=0).fit(c, 1)
-    for name, (corpus, kind) in datasets.items():
-        for K in q["K"]:
-            for r in throughput(p, corpus, int(K), float(q["seconds"]), seed):
-                rows.append(dict(dataset=name, data_kind=kind, **r))
+    paths = ctx.input_list("corpora")  # in the order of bench.datasets
+    corpora = {n: BowCorpus.load(p) for n, p in zip(q.datasets, paths, strict=True)}
+    rows = []
+    for name in q.datasets:
+        for K in q.K:
+            for r in throughput(s, corpora[name], int(K), q.seconds, seed):
+                rows.append(dict(dataset=name, data_kind=s.datasets[name].kind, **r))
     df = pd.DataFrame(rows)
     if "gflops" in df:
         df["fraction_of_gemm_peak"] = df["gflops"] / peaks["gemm_gflops"]
-    return df, peaks
+    comp = q.compare
+    if comp:
+        c = BowCorpus.load(ctx.input("compare"))
+        train, test, _, _ = heldout_docs(c, s.heldout_frac, ctx.seed(SEED_SPLIT))
+        split = completion_split(test, ctx.seed(SEED_HALVES))
+        cmp = pd.DataFrame(compare_libraries(s, comp, train, split, seed))
+        cmp.insert(0, "dataset", comp.dataset)
+        cmp.insert(1, "data_kind", s.datasets[comp.dataset].kind)
+        df = pd.concat([df, cmp], ignore_index=True)
+    csv = ctx.output("csv")
+    md = ctx.outputs.get("md", csv.with_suffix(".md"))
+    write_table(df, csv, md, meta=ctx.meta(peaks=peaks), allow_nan=True)

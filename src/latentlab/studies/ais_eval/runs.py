@@ -1,6 +1,9 @@
-"""Experiment drivers of the ``ais_eval`` study (Foulds 2014, ch. 5, section 5.3).
+"""Computation steps of the ``ais_eval`` study (Foulds 2014, ch. 5, section 5.3): raw
+per-document results on disk, one step per rule of ``rules/ais_eval.smk``.
 
-Steps (each called by one rule):
+Steps:
+
+* ``synth`` — the synthetic corpus of a role (``data/synthetic.py``).
 
 * :func:`train` — split a corpus (~10% test documents), train LDA by collapsed Gibbs with
   Minka's asymmetric alpha and symmetric beta on the MALLET schedule (section 1.4), keep
@@ -32,8 +35,28 @@ import zlib
 import numpy as np
 import pandas as pd
 
+from latentlab.data.corpus import BowCorpus
+from latentlab.data.splits import heldout_docs
+from latentlab.data.synthetic import lda_corpus_decaying_alpha
 from latentlab.errors import ConfigError
 from latentlab.evaluation import ais
+from latentlab.outputs import write_csv, write_json
+
+from .study import (
+    STUDY,
+    Compare,
+    Iteration,
+    IterationSettings,
+    NTemps,
+    NTempsSettings,
+    PerturbedSettings,
+    SymasymSettings,
+    Synthetic,
+    SynthSettings,
+    Train,
+    TrainSettings,
+    tag_offset,
+)
 
 log = logging.getLogger("latentlab.ais_eval")
 
@@ -85,19 +108,6 @@ def _symmetric_alpha(alpha_scalar: float, n_dk: np.ndarray, n_iter: int = 200) -
     return a
 
 
-def split_corpus(corpus, test_frac: float, max_test_docs: int, seed: int):
-    """Seeded document split: ~test_frac of the non-empty documents held out (capped)."""
-    corpus, _ = corpus.drop_empty()
-    D = corpus.n_docs
-    rng = np.random.default_rng(seed)
-    perm = rng.permutation(D)
-    n_test = max(1, int(round(test_frac * D)))
-    test_ids = np.sort(perm[:n_test])
-    train_ids = np.sort(perm[n_test:])
-    test_eval = test_ids[: int(max_test_docs)] if max_test_docs else test_ids
-    return corpus.subset(train_ids), corpus.subset(test_eval), len(test_ids)
-
-
 def _cgs_run(corpus, K, alpha0, beta, n_iter, interval, burn_in, seed, symmetric, on_iter):
     from latentlab.models.lda import CGS
     from latentlab.models.lda.hyper import minka_beta_symmetric
@@ -146,16 +156,15 @@ def perturb_counts(z, w, n_wk, K, frac, mode, rng):
     return n_wk
 
 
-def train(corpus, p: dict, seed: int) -> dict:
-    """Train the models of one corpus; returns arrays for ``models/<corpus>.npz``."""
-    tp = p["train"]
-    K, n_iter = int(tp["K"]), int(tp["n_iter"])
-    interval, burn_in = int(tp["optimize_interval"]), int(tp["optimize_burn_in"])
-    every = int(tp["snapshot_every"])
-    beta0 = float(tp["beta"])
-    alpha0 = float(tp["alpha_sum"]) / K
-    train_c, test_c, n_test_all = split_corpus(
-        corpus, float(tp["test_frac"]), int(tp.get("max_test_docs") or 0), seed
+def train_models(corpus, tp: Train, seed: int) -> dict:
+    """Train the models of one corpus; returns arrays for ``models/<role>.npz``."""
+    K, n_iter = tp.K, tp.n_iter
+    interval, burn_in = tp.optimize_interval, tp.optimize_burn_in
+    every = tp.snapshot_every
+    beta0 = float(tp.beta)
+    alpha0 = float(tp.alpha_sum) / K
+    train_c, test_c, _, n_test_all = heldout_docs(
+        corpus, tp.test_frac, seed, max_test=tp.max_test_docs, surplus="drop"
     )
     test_docs = ais.corpus_token_lists(test_c)
     test_vocab = np.unique(np.concatenate(test_docs))
@@ -163,7 +172,7 @@ def train(corpus, p: dict, seed: int) -> dict:
     t0 = time.perf_counter()
 
     def on_iter(m, it, optimized):
-        if it % max(1, int(tp.get("stats_every", 1))) == 0 or optimized or it == 1:
+        if it % max(1, tp.stats_every) == 0 or optimized or it == 1:
             ent, lp = _entropy_and_logprior(m.n_wk, m.n_k, m.beta)
             stats.append((it, ent, lp, float(m.alpha.sum()), float(m.beta), optimized))
         if it % every == 0:
@@ -179,9 +188,7 @@ def train(corpus, p: dict, seed: int) -> dict:
     phi1 = m1.phi_wk()
     rng = np.random.default_rng(seed + 7)
     _, w_tok = train_c.to_tokens()
-    n_wk_p = perturb_counts(
-        m1.z, w_tok, m1.n_wk, K, float(tp["perturb_frac"]), tp["perturb_mode"], rng
-    )
+    n_wk_p = perturb_counts(m1.z, w_tok, m1.n_wk, K, tp.perturb_frac, tp.perturb_mode, rng)
     phi_p = (n_wk_p + m1.beta) / (n_wk_p.sum(axis=0) + train_c.n_vocab * m1.beta)
     log.info("training the symmetric-alpha model (independent chain)")
     m2 = _cgs_run(
@@ -285,24 +292,23 @@ def _compare(m1, m2, docs, n, runs, burn, S, seed, threads, tag):
     return rows
 
 
-def perturbed(models: dict, p: dict, seed: int, threads: int) -> pd.DataFrame:
+def perturbed_runs(models: dict, e: Compare, seed: int, threads: int) -> pd.DataFrame:
     """Learned vs perturbed topics (Tables 5.1/5.2, Figs 5.4/5.5); same alpha, already
     aligned (P5.5)."""
-    e = p["perturbed"]
     m1 = ais.TopicModel(models["phi"], models["alpha"], "learned")
     m2 = ais.TopicModel(models["phi_perturbed"], models["alpha"], "perturbed")
-    docs = models["docs"][: int(e["n_docs"])] if e.get("n_docs") else models["docs"]
+    docs = models["docs"][: e.n_docs] if e.n_docs else models["docs"]
     rows = []
     for regime in ("cheap", "expensive"):
-        n = int(e[f"{regime}_temps"])
+        n = getattr(e, f"{regime}_temps")
         for row in _compare(
             m1,
             m2,
             docs,
             n,
-            int(e["runs"]),
-            int(e["burn"]),
-            int(e["S"]),
+            e.runs,
+            e.burn,
+            e.S,
             seed,
             threads,
             f"perturbed-{regime}",
@@ -311,30 +317,31 @@ def perturbed(models: dict, p: dict, seed: int, threads: int) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def symasym(models: dict, p: dict, seed: int, threads: int) -> pd.DataFrame:
+def symasym_runs(models: dict, e: Compare, seed: int, threads: int) -> pd.DataFrame:
     """Asymmetric (model 1) vs symmetric alpha (model 2), Hungarian-aligned (Table 5.3)."""
-    e = p["symasym"]
     m1 = ais.TopicModel(models["phi"], models["alpha"], "asymmetric")
     m2 = ais.TopicModel(models["phi_sym"], models["alpha_sym"], "symmetric")
     m2, perm = ais.align_topics(m1, m2)
-    docs = models["docs"][: int(e["n_docs"])] if e.get("n_docs") else models["docs"]
+    docs = models["docs"][: e.n_docs] if e.n_docs else models["docs"]
     rows = []
     for regime in ("cheap", "expensive"):
-        n = int(e[f"{regime}_temps"])
+        n = getattr(e, f"{regime}_temps")
         for row in _compare(
             m1,
             m2,
             docs,
             n,
-            int(e["runs"]),
-            int(e["burn"]),
-            int(e["S"]),
+            e.runs,
+            e.burn,
+            e.S,
             seed + 1,
             threads,
             f"symasym-{regime}",
         ):
             rows.append({"regime": regime, **row})
-    n_long = int(e["lr_long_temps"])
+    if e.lr_long_temps is None:
+        raise ConfigError("ais_eval.symasym.lr_long_temps", "required (the long LR reference)")
+    n_long = e.lr_long_temps
     e1 = ais.left_to_right(m1, docs, n_temps=n_long, seed=seed + 2, stream=1, threads=threads)
     e2 = ais.left_to_right(m2, docs, n_temps=n_long, seed=seed + 2, stream=2, threads=threads)
     for d, doc in enumerate(docs):
@@ -362,13 +369,12 @@ def _restricted_model(phi_rows, alpha, name):
     return ais.TopicModel(np.vstack([phi_rows, rest]), alpha, name)
 
 
-def iteration(models: dict, p: dict, seed: int, threads: int) -> pd.DataFrame:
+def iteration_runs(models: dict, e: Iteration, seed: int, threads: int) -> pd.DataFrame:
     """Per-snapshot held-out log-likelihood: iteration-AIS vs standard AIS vs LR at n and
     factor * n temperatures per model, ``runs`` runs (Figs 5.7-5.10)."""
-    e = p["iteration"]
     vocab = models["test_vocab"]
     remap = {int(w): i for i, w in enumerate(vocab)}
-    docs = [np.array([remap[int(w)] for w in d]) for d in models["docs"][: int(e["n_docs"])]]
+    docs = [np.array([remap[int(w)] for w in d]) for d in models["docs"][: e.n_docs]]
     phis = models["snap_phi"]
     rest = np.maximum(1.0 - phis.sum(axis=1, keepdims=True), 0.0)
     phis_full = np.concatenate([phis, rest], axis=1)
@@ -376,9 +382,9 @@ def iteration(models: dict, p: dict, seed: int, threads: int) -> pd.DataFrame:
     iters = models["snap_iter"]
     lens = np.array([len(d) for d in docs])
     rows = []
-    for n in (int(e["n_temps"]), int(e["n_temps"]) * int(e["factor"])):
-        extra = int(e["extra"])
-        for r in range(int(e["runs"])):
+    for n in (e.n_temps, e.n_temps * e.factor):
+        extra = e.extra
+        for r in range(e.runs):
             t = time.perf_counter()
             it = ais.iteration_ais(
                 phis_full, alphas, docs, n, extra, 1, seed, 100 + 10 * r + n % 7, threads
@@ -434,21 +440,20 @@ def iteration(models: dict, p: dict, seed: int, threads: int) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def ntemps(models: dict, p: dict, seed: int, threads: int) -> pd.DataFrame:
+def ntemps_runs(models: dict, e: NTemps, seed: int, threads: int) -> pd.DataFrame:
     """Fig. 5.6: one long test document (the longest with at most ``max_len`` tokens),
     learned vs perturbed topics, estimated L1 - L2 for each n in ``grid`` from ``S``
     independent importance samples (each sample is its own S = 1 estimate)."""
-    e = p["ntemps"]
     docs = models["docs"]
     lens = np.array([len(d) for d in docs])
-    ok = np.flatnonzero(lens <= int(e["max_len"]))
+    ok = np.flatnonzero(lens <= e.max_len)
     d = int(ok[np.argmax(lens[ok])]) if len(ok) else int(np.argmin(lens))
     doc = [docs[d]]
     m1 = ais.TopicModel(models["phi"], models["alpha"], "learned")
     m2 = ais.TopicModel(models["phi_perturbed"], models["alpha"], "perturbed")
-    S, burn = int(e["S"]), int(e["burn"])
+    S, burn = e.S, e.burn
     rows = []
-    for n in [int(x) for x in e["grid"]]:
+    for n in e.grid:
         t = time.perf_counter()
         a = ais.standard_ais(m1, doc, n, S, seed, 1, threads).log_weights[0]
         b = ais.standard_ais(m2, doc, n, S, seed, 2, threads).log_weights[0]
@@ -468,3 +473,67 @@ def ntemps(models: dict, p: dict, seed: int, threads: int) -> pd.DataFrame:
             )
         log.info("Fig 5.6 n=%d: %.1fs", n, time.perf_counter() - t)
     return pd.DataFrame(rows)
+
+
+# ----------------------------------------------------------------------------- steps
+
+
+@STUDY.run("synth", settings=SynthSettings)
+def synth(ctx):
+    """Synthetic LDA corpus of a role, with asymmetric alpha (wildcard ``role``)."""
+    role = ctx.wildcards["role"]
+    spec = ctx.settings.corpora[role]
+    q = spec.synthetic or Synthetic()
+    corpus, _ = lda_corpus_decaying_alpha(
+        q.n_docs, q.n_vocab, q.n_topics, q.doc_length, q.min_length,
+        q.alpha_sum, q.alpha_decay, q.beta, ctx.seed(tag_offset("synth", role)),
+    )  # fmt: skip
+    corpus.save(ctx.output("corpus"))
+    log.info("synthetic corpus %s: %s", spec.dataset, corpus.summary())
+
+
+@STUDY.run("train", settings=TrainSettings)
+def train(ctx):
+    """Train learned / perturbed / symmetric-alpha models and snapshots of a role."""
+    path = ctx.input("corpus")
+    corpus = BowCorpus.load(path).validate(path)
+    seed = ctx.seed(tag_offset("train", ctx.wildcards["role"]))
+    arrays = train_models(corpus, ctx.settings.train, seed)
+    out = ctx.output("models")
+    tmp = out.with_name(out.name + ".tmp.npz")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    np.savez_compressed(tmp, **arrays)
+    tmp.replace(out)
+
+
+def _experiment(ctx, name, fn, settings):
+    role = ctx.wildcards["role"]
+    models = load_models(ctx.input("models"))
+    df = fn(models, settings, ctx.seed(tag_offset(name, role)), ctx.threads)
+    out = ctx.output("csv")
+    write_csv(df, out)
+    write_json(ctx.meta(models=models["info"], role=role), out.with_suffix(".meta.json"))
+
+
+@STUDY.run("perturbed", settings=PerturbedSettings)
+def perturbed(ctx):
+    """Learned vs perturbed topics, six estimators (Tables 5.1/5.2, Figs 5.4/5.5)."""
+    _experiment(ctx, "perturbed", perturbed_runs, ctx.settings.perturbed)
+
+
+@STUDY.run("symasym", settings=SymasymSettings)
+def symasym(ctx):
+    """Asymmetric vs symmetric alpha (Table 5.3)."""
+    _experiment(ctx, "symasym", symasym_runs, ctx.settings.symasym)
+
+
+@STUDY.run("iteration", settings=IterationSettings)
+def iteration(ctx):
+    """Iteration-AIS vs baselines per training snapshot (Figs 5.7-5.10)."""
+    _experiment(ctx, "iteration", iteration_runs, ctx.settings.iteration)
+
+
+@STUDY.run("ntemps", settings=NTempsSettings)
+def ntemps(ctx):
+    """Fig 5.6: estimate vs number of temperatures on one long document."""
+    _experiment(ctx, "ntemps", ntemps_runs, ctx.settings.ntemps)

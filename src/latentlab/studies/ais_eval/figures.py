@@ -1,0 +1,145 @@
+"""Figures 5.4-5.11 of Foulds (2014) ch. 5 from the raw per-document results (conventions
+in ``tables.py``)."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from latentlab.plotting import figure
+from latentlab.studies.shape import FigureOutput
+
+from .runs import load_models
+from .study import (
+    ENTROPY_ROLE,
+    ITERATION_FIGS,
+    NTEMPS_ROLE,
+    SCATTER_ROLES,
+    STUDY,
+    CorporaSettings,
+)
+from .tables import CONVENTIONS
+
+
+def _num(fig_id: str) -> str:
+    return fig_id[3:].replace("_", ".")
+
+
+def _stand_in(ctx, role: str) -> str:
+    return f"{role.upper()} stand-in {ctx.settings.corpora[role].dataset}"
+
+
+@STUDY.figure(*SCATTER_ROLES, settings=CorporaSettings)
+def scatter(ctx):
+    """Figs 5.4/5.5: per-document perplexity ratios, run 1 (x) vs run 2 (y)."""
+    role = SCATTER_ROLES[ctx.step]
+    title = f"Fig {_num(ctx.step)}: {_stand_in(ctx, role)}, perplexity ratio learned/perturbed"
+    df = ctx.csv("raw")
+    pairs = [
+        ("LR", ("lr", 0), ("lr", 1)),
+        ("Std AIS", ("std_ais", 0), ("std_ais", 1)),
+        ("Ratio-AIS geometric (fwd vs rev)", ("geo", 0), ("geo_rev", 0)),
+        ("Ratio-AIS convex (fwd vs rev)", ("convex", 0), ("convex_rev", 0)),
+    ]
+    fig, axes = figure(2, 4, width=2.6, height=2.6)
+    out = []
+    for i, regime in enumerate(("cheap", "expensive")):
+        g = df[df.regime == regime]
+        n = int(g.n_temps.iloc[0])
+        for j, (name, (mx, rx), (my, ry)) in enumerate(pairs):
+            x = g[(g.method == mx) & (g.run == rx)].sort_values("doc")["perp_ratio"].to_numpy()
+            y = g[(g.method == my) & (g.run == ry)].sort_values("doc")["perp_ratio"].to_numpy()
+            ax = axes[i, j]
+            ax.scatter(x, y, s=6, alpha=0.7)
+            lo, hi = float(min(x.min(), y.min())), float(max(x.max(), y.max()))
+            ax.plot([lo, hi], [lo, hi], "k-", lw=0.5)
+            ax.axvline(1, color="grey", lw=0.5)
+            ax.axhline(1, color="grey", lw=0.5)
+            ax.set_title(f"{name}\n{n} temps", fontsize=7)
+            for d, (a, b) in enumerate(zip(x, y, strict=True)):
+                out.append(
+                    {"regime": regime, "n_temps": n, "panel": name, "doc": d, "x": a, "y": b}
+                )
+    fig.suptitle(title, fontsize=8)
+    fig.tight_layout(rect=(0, 0, 1, 0.96))
+    return FigureOutput(fig, pd.DataFrame(out), {**CONVENTIONS, "role": role})
+
+
+@STUDY.figure("fig5_6", settings=CorporaSettings)
+def fig5_6(ctx):
+    """Fig 5.6: estimated log-likelihood difference vs the number of temperatures."""
+    df = ctx.csv("raw")
+    fig, ax = figure(1, 1, width=4.5, height=3.2)
+    for m, lab in (
+        ("std_ais", "Std AIS"),
+        ("geo", "Ratio-AIS (geometric)"),
+        ("geo_rev", "Ratio-AIS (geometric, reverse)"),
+    ):
+        g = df[df.method == m].sort_values("n_temps")
+        ax.errorbar(g.n_temps, g["mean"], yerr=g["sd"], label=lab, capsize=2, marker="o", ms=3)
+    ax.set_xscale("log")
+    ax.set_xlabel("number of temperatures n")
+    ax.set_ylabel("estimated log P(w|Φ) − log P(w|Φ')")
+    ax.legend()
+    return FigureOutput(
+        fig, df, {"role": NTEMPS_ROLE, "dataset": ctx.settings.corpora[NTEMPS_ROLE].dataset}
+    )
+
+
+@STUDY.figure(*ITERATION_FIGS, settings=CorporaSettings)
+def fig_iteration(ctx):
+    """Figs 5.7/5.8 (kind='ll': mean held-out log-likelihood per document) and 5.9/5.10
+    (kind='var': run-to-run variance, averaged over documents) vs training iteration."""
+    role, kind = ITERATION_FIGS[ctx.step]
+    what = "held-out log-likelihood" if kind == "ll" else "run-to-run variance"
+    title = f"Fig {_num(ctx.step)}: {what} per training iteration, {_stand_in(ctx, role)}"
+    df = ctx.csv("raw")
+    rows = []
+    for (m, n, it), g in df.groupby(["method", "n_temps", "iteration"]):
+        if kind == "ll":
+            val = g["loglik"].mean()
+        else:
+            val = g.groupby("doc")["loglik"].var(ddof=1).mean()
+        rows.append({"method": m, "n_temps": int(n), "iteration": int(it), "value": float(val)})
+    out = pd.DataFrame(rows)
+    fig, ax = figure(1, 1, width=5, height=3.2)
+    names = {"iteration_ais": "Iteration-AIS", "std_ais": "Std AIS", "lr": "LR"}
+    for (m, n), g in out.groupby(["method", "n_temps"]):
+        g = g.sort_values("iteration")
+        ax.plot(
+            g.iteration,
+            g.value,
+            label=f"{names[m]} ({n} temps)",
+            ls="-" if n == out.n_temps.max() else "--",
+        )
+    ax.set_xlabel("training iteration")
+    ax.set_ylabel(
+        "mean held-out log-likelihood per document" if kind == "ll" else "variance across runs"
+    )
+    if kind == "var":
+        ax.set_yscale("log")
+    ax.set_title(title, fontsize=8)
+    ax.legend(fontsize=6)
+    return FigureOutput(fig, out, {"role": role})
+
+
+@STUDY.figure("fig5_11", settings=CorporaSettings)
+def fig5_11(ctx):
+    """Fig 5.11: total topic entropy and log prior per CGS iteration."""
+    m = load_models(ctx.input("models"))
+    title = f"Fig 5.11: topics per CGS iteration, {_stand_in(ctx, ENTROPY_ROLE)}"
+    df = pd.DataFrame(
+        m["stats"], columns=["iteration", "entropy", "log_prior", "alpha_sum", "beta", "optimized"]
+    )
+    df["optimized"] = df["optimized"].astype(bool)
+    fig, axes = figure(1, 2, width=3.6, height=2.8)
+    for ax, col, lab in (
+        (axes[0], "entropy", "total topic entropy (nats)"),
+        (axes[1], "log_prior", "log prior probability of the topics"),
+    ):
+        ax.plot(df.iteration, df[col], lw=1)
+        for it in df.iteration[df.optimized]:
+            ax.axvline(it, color="red", lw=0.4, alpha=0.6)
+        ax.set_xlabel("CGS iteration")
+        ax.set_ylabel(lab)
+    fig.suptitle(title + " (red: hyperparameter optimisation)", fontsize=8)
+    return FigureOutput(fig, df, {"role": ENTROPY_ROLE, "models": m["info"]})

@@ -1,0 +1,125 @@
+"""Figures of scvb0: id -> function returning the plotted numbers and the figure.
+
+Figs 4.1, 4.2, 4.8-4.10 are small exact/Monte Carlo demos computed here (``demos.py``);
+Figs 4.3-4.7 plot the curves written by ``runs.py``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from latentlab.plotting import figure
+from latentlab.studies.shape import FigureOutput
+
+from . import demos
+from .study import STUDY, DemoSettings
+
+CAPTIONS = {
+    "fig4_1": "Robbins-Monro on h(w)=sin(w)+N(0,1): w converges to the root pi",
+    "fig4_2": "Stochastic gradient ascent on sin(w): w converges to the maximum pi/2",
+    "fig4_8": "Mean and variance of a CVB count variable, gamma ~ Beta(0.1, 0.1)",
+    "fig4_9": "Chebyshev bound Var[n]/(0.1 E[n])^2 on a 10% deviation",
+    "fig4_10": "L1 error of the CVB0 and CVB approximations to E[log(n+alpha)]",
+}
+
+
+@STUDY.figure("fig4_1", "fig4_2", settings=DemoSettings)
+def stochastic_approximation(ctx):
+    """Figs 4.1/4.2: Robbins-Monro root finding and stochastic gradient ascent on sin(w)."""
+    q = ctx.settings.demos
+    if ctx.step == "fig4_1":
+        df = demos.robbins_monro(q.n_iter, q.w0_rm, ctx.seed(), q.step_a)
+        target, col, lab = np.pi, "h_w", "h(w) = sin(w)"
+    else:
+        df = demos.stochastic_gradient_ascent(q.n_iter, q.w0_sgd, ctx.seed(), q.step_a)
+        target, col, lab = np.pi / 2, "f_w", "f(w) = sin(w)"
+    f, ax = figure(3, 1, width=5, height=2.2)
+    x = np.linspace(0, 2 * np.pi, 200)
+    ax[0].plot(x, np.sin(x))
+    ax[0].axvline(target, ls="--", c="k")
+    ax[0].set(xlabel="w", ylabel="sin(w)")
+    ax[1].plot(df.iteration, df.w)
+    ax[1].axhline(target, ls="--", c="k")
+    ax[1].set(xlabel="iteration", ylabel="w")
+    ax[2].plot(df.iteration, df[col])
+    ax[2].set(xlabel="iteration", ylabel=lab)
+    return FigureOutput(f, df, {"caption": CAPTIONS[ctx.step], "rho": "a/t"})
+
+
+@STUDY.figure("fig4_8", "fig4_9", settings=DemoSettings)
+def count_moments(ctx):
+    """Figs 4.8/4.9: moments of a CVB count variable and the Chebyshev bound."""
+    q = ctx.settings.demos
+    df = demos.count_moments(q.n_words, q.repeats, ctx.seed())
+    f, ax = figure()
+    if ctx.step == "fig4_8":
+        ax.plot(df.n_words, df["mean"], label="mean E[n]")
+        ax.plot(df.n_words, df.variance, label="variance Var[n]")
+        ax.set(xlabel="number of words", ylabel="value")
+        keep = df[
+            ["n_words", "mean", "variance", "mean_minus_variance", "mean_avg", "variance_avg"]
+        ]
+    else:
+        ax.plot(df.n_words, df.chebyshev_bound, label="one draw (as the thesis)")
+        ax.plot(df.n_words, df.chebyshev_bound_avg, label=f"mean of {q.repeats} draws")
+        ax.set(xlabel="number of words", ylabel="Var/(0.1 E)^2", yscale="log")
+        keep = df[["n_words", "chebyshev_bound", "chebyshev_bound_avg"]].dropna()
+    ax.legend()
+    return FigureOutput(f, keep, {"caption": CAPTIONS[ctx.step]})
+
+
+@STUDY.figure("fig4_10", settings=DemoSettings)
+def approximation_errors(ctx):
+    """Fig 4.10: L1 error of the CVB0 and CVB approximations to E[log(n + alpha)]."""
+    r = ctx.settings.fig4_10
+    counts = np.unique(np.round(np.geomspace(1, r.max_words, r.n_points)))
+    df = demos.approximation_errors(counts.astype(int), r.repeats, r.mc_draws, r.alpha, ctx.seed())
+    f, ax = figure(1, 2)
+    for a, ys in zip(ax, ("semilogx", "loglog"), strict=True):
+        for c, lab in (
+            ("cvb0_err_mc", "CVB0 vs MC"),
+            ("cvb_err_mc", "CVB vs MC"),
+            ("cvb0_err_exact", "CVB0 vs exact"),
+            ("cvb_err_exact", "CVB vs exact"),
+        ):
+            getattr(a, ys)(df.n_words, df[c], label=lab, ls="-" if "mc" in c else "--")
+        a.set(xlabel="number of words", ylabel="mean L1 error")
+    ax[0].legend()
+    return FigureOutput(f, df, {"caption": CAPTIONS[ctx.step]})
+
+
+@STUDY.figure("fig4_3", "fig4_4", "fig4_5", "fig4_6")
+def heldout_curves(ctx):
+    """Figs 4.3-4.6 (and fig4_3_<dataset>): held-out LL per token against training time
+    (4.3-4.5) or documents processed (4.6), from input ``curves`` (+ its ``info``)."""
+    df = ctx.csv("curves")
+    info = ctx.json("info")
+    x = "docs_seen" if ctx.step == "fig4_6" else "train_seconds"
+    f, ax = figure(width=5, height=3.5)
+    for m, s in df.groupby("method", sort=False):
+        ax.plot(s[x], s.heldout_ll, marker=".", label=m)
+    ax.set(
+        xscale="log",
+        xlabel="training time (s)" if x == "train_seconds" else "documents processed",
+        ylabel="held-out log-likelihood per token",
+        title=f"{info['dataset']} (K={info['K']}, {info['data_kind']})",
+    )
+    ax.legend()
+    cap = (
+        f"Document-completion held-out LL vs {'time' if x == 'train_seconds' else 'documents'}"
+        f"; dataset {info['dataset']} ({info['data_kind']})."
+    )
+    return FigureOutput(f, df, {"caption": cap, "source": info})
+
+
+@STUDY.figure("fig4_7")
+def subsets(ctx):
+    """Fig 4.7: SCVB0 on all documents vs batch VB on subsets (input ``curves``)."""
+    df = ctx.csv("curves")
+    f, ax = figure(width=5, height=3.5)
+    for m, s in df.groupby("method", sort=False):
+        ax.plot(s.train_seconds, s.heldout_ll, marker=".", label=m)
+    ax.set(xscale="log", xlabel="training time (s)", ylabel="held-out log-likelihood per token")
+    ax.legend()
+    cap = "SCVB0 on all documents vs batch VB on subsets"
+    return FigureOutput(f, df, {"caption": cap, "source": ctx.json("info")})

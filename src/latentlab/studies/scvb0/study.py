@@ -1,0 +1,233 @@
+"""Study ``scvb0``: Foulds (2014) chapter 4, SCVB0 vs SVB (digest 004 Sec. 4, 6.3, 8).
+
+The settings of every step: the fields are the keys of the ``scvb0`` config section the
+step reads, the defaults here are the only defaults. Seeds: ``ctx.seed(offset, r)`` with
+the named offsets below.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from latentlab.studies.shape import Study
+
+STUDY = Study("scvb0", document="004_1d0e5f2e58b54e45", title="Foulds 2014 ch. 4: SCVB0 vs SVB")
+
+# seed = base_seed + offset (+ run r)
+SEED_SPLIT = 1  # held-out documents
+SEED_HALVES = 2  # observed / scored halves of the held-out documents
+SEED_MODEL = 10  # SCVB0 / SVB of the curves
+SEED_SUBSETS = 20  # Fig 4.7 subsets
+SEED_BATCH_VB = 30  # Fig 4.7 batch VB
+SEED_TOPICS = 99  # Tables 4.4/4.5: which topics are listed
+
+
+@dataclass(frozen=True)
+class Schedule:
+    """rho_t = s/(tau + t)^kappa (Sec. 4.3); Thm 4.6.1 needs 0 < rho_t <= 1, kappa in (0, 1]."""
+
+    s: float
+    tau: float
+    kappa: float
+
+
+@dataclass(frozen=True)
+class SVBVariant:
+    """SVB-Bx-Oy (Sec. 4.7): B local passes, hyperparameter offset O."""
+
+    B: int
+    O: float  # noqa: E741
+
+
+@dataclass(frozen=True)
+class Dataset:
+    """A corpus: synthetic LDA (generated from base_seed + seed_offset) or a data-layer
+    dataset by ``name`` (kos, newsgroups, ap, cora, uci_nytimes, uci_pubmed)."""
+
+    kind: Literal["synthetic", "real"]
+    name: str | None = None
+    D: int | None = None
+    W: int | None = None
+    K: int | None = None
+    doc_len: float | None = None
+    alpha: float = 0.1
+    beta: float = 0.01
+    seed_offset: int = 0
+
+
+@dataclass(frozen=True, kw_only=True)
+class Model:
+    """The SCVB0 / SVB settings (Sec. 4.7; digest 4.3)."""
+
+    alpha: float  # document prior (0.1)
+    beta: float  # topic prior (0.01)
+    minibatch: int  # documents per minibatch (100)
+    rho_phi: Schedule  # topic step (s=10, tau=1000, kappa=0.9), also SVB's
+    rho_theta: Schedule  # document step (s=1, tau=10, kappa=0.9)
+    n_burn: int  # SCVB0 burn-in passes per document (1)
+    svb_variants: list[SVBVariant]
+    phi_clock: Literal["minibatch", "documents"] = "minibatch"  # AMBIG: what t of rho_phi counts
+    clumping: bool = True  # Eq. 4.49 (AMBIG: clock per distinct word)
+    # AMBIG: N^Phi initialisation, Gamma(100, 1/100) scaled to C (corpus) or Hoffman's lambda
+    scvb0_init: Literal["corpus", "hoffman"] = "corpus"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Heldout:
+    """Document completion: held-out fraction, cap, theta fixed-point iterations (AMBIG)."""
+
+    heldout_frac: float
+    heldout_theta_iters: int
+    heldout_max_docs: int | None = None
+
+
+@dataclass(frozen=True)
+class Curves:
+    """Figs 4.3-4.6: dataset per figure, K, passes, checkpoints (documents, geometric)."""
+
+    K: int
+    n_epochs: float
+    n_checkpoints: int
+    fig4_3: str
+    fig4_4: str
+    fig4_5: str
+    fig4_6: str
+    extra_datasets: list[str] = field(default_factory=list)  # Fig 4.3 repeated: fig4_3_<d>
+
+
+@dataclass(frozen=True)
+class Fig47:
+    """Fig 4.7: SCVB0 on all documents vs batch VB on subsets of N documents (N AMBIG)."""
+
+    dataset: str
+    K: int
+    scvb0_epochs: float
+    subsets: list[int]
+    vb_iters: int
+    n_checkpoints: int = 15
+    max_local: int = 100
+    local_tol: float = 1e-3
+
+
+@dataclass(frozen=True)
+class Demos:
+    """Figs 4.1-4.2 (rho_t = step_a/t; w0 AMBIG) and 4.8-4.9 (gamma ~ Beta(0.1, 0.1))."""
+
+    n_iter: int
+    w0_rm: float
+    w0_sgd: float
+    step_a: float
+    n_words: int
+    repeats: int
+
+
+@dataclass(frozen=True)
+class Fig410:
+    """Fig 4.10: alpha = 0.01, 1000 repeats, 10^4 Monte Carlo draws in the thesis."""
+
+    alpha: float
+    max_words: int
+    n_points: int
+    repeats: int
+    mc_draws: int
+
+
+@dataclass(frozen=True)
+class Budget:
+    """Tables 4.4/4.5: topics after a fixed training-time budget (5 s NIPS, 60 s NYT)."""
+
+    dataset: str
+    K: int
+    seconds: float
+    runs: int
+    n_show: int
+    svb: SVBVariant = SVBVariant(1, 0.0)  # AMBIG: the thesis does not say which SVB
+
+
+@dataclass(frozen=True)
+class Compare:
+    """Time to reach scikit-learn's held-out LL; CGS tokens/s vs tomotopy."""
+
+    dataset: str
+    K: int
+    sklearn_iters: int
+    cgs_iters: int
+    scvb0_max_epochs: float | None = None  # None: sklearn_iters
+    cgs_warm: int = 1
+    extra_schedules: list[Schedule] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Bench:
+    datasets: list[str]
+    K: list[int]
+    seconds: float
+    max_threads: int = 2
+    max_state_mb: float = 1500.0
+    compare: Compare | None = None
+
+
+@dataclass(frozen=True)
+class Tolerances:
+    similar_ll_tol: float  # C4.5: |LL gap| (nats/token) counted as similar (ours)
+    speedup_abs: float = 0.5  # C4.8: ratio of documents processed >= 5.5 - this
+    root_abs: float = 0.2  # F4.1/F4.2: distance of the final iterate to the root/maximum
+    em_equal_abs: float = 1e-8  # C4.10
+    mass_rel: float = 1e-9  # C4.11
+    clumped_equal_abs: float = 1e-10  # C4.12
+    monotone_rel: float = 1e-12  # C4.13
+
+
+# ------------------------------------------------------------------ step settings
+@dataclass(frozen=True)
+class CorpusSettings:
+    datasets: dict[str, Dataset]
+
+
+@dataclass(frozen=True, kw_only=True)
+class CurvesSettings(Model, Heldout):
+    datasets: dict[str, Dataset]
+    curves: Curves
+
+
+@dataclass(frozen=True, kw_only=True)
+class Fig47Settings(Model, Heldout):
+    datasets: dict[str, Dataset]
+    fig4_7: Fig47
+
+
+@dataclass(frozen=True, kw_only=True)
+class TopicsSettings(Model):
+    heldout_frac: float
+    datasets: dict[str, Dataset]
+    table4_4: Budget
+    table4_5: Budget
+
+
+@dataclass(frozen=True, kw_only=True)
+class BenchSettings(Model, Heldout):
+    datasets: dict[str, Dataset]
+    bench: Bench
+
+
+@dataclass(frozen=True)
+class DemoSettings:
+    demos: Demos
+    fig4_10: Fig410
+
+
+@dataclass(frozen=True)
+class ClaimsSettings:
+    claims: Tolerances
+    svb_variants: list[SVBVariant]
+    datasets: dict[str, Dataset]
+    curves: Curves
+    fig4_7: Fig47
+    table4_4: Budget
+    table4_5: Budget
+
+
+def data_kind(datasets: dict[str, Dataset], name: str) -> str:
+    """The ledger's data kind of a dataset: synthetic, or substitute for a real corpus."""
+    return "synthetic" if datasets[name].kind == "synthetic" else "substitute"
