@@ -1,16 +1,21 @@
 # Study hdp_pcvb0: Sato, Kurihara & Nakagawa, "Practical collapsed variational Bayes inference
-# for hierarchical Dirichlet process", KDD 2012 (seed 001). Logic: latentlab.studies.hdp_pcvb0
-# (`python -m latentlab hdp_pcvb0 --help`). Config: the `hdp_pcvb0:` section.
+# for hierarchical Dirichlet process", KDD 2012 (seed 001). Steps: latentlab.studies.hdp_pcvb0
+# (`python -m latentlab hdp_pcvb0 --help`); settings and their defaults: its study.py.
 
-HDP = config.get("hdp_pcvb0", {})
+HDP_STUDY = _study_shape("hdp_pcvb0")
+HDP_CFG = config.get("hdp_pcvb0", {})
 HDP_OUT = f"{OUT}/hdp_pcvb0"
 HDP_LOGS = f"{LOGS}/hdp_pcvb0"
 HDP_BENCH = f"{BENCH}/hdp_pcvb0"
-HDP_CONFIGS = list(HDP.get("configs", []))
-HDP_PPL = list(HDP.get("perplexity", {}).get("datasets", []))
-HDP_KNN = list(HDP.get("knn", {}).get("datasets", []))
-HDP_LINKS = list(HDP.get("links", {}).get("datasets", []))
-HDP_RES = HDP.get("resources", {})
+HDP_DATASETS = HDP_STUDY.settings("prepare", HDP_CFG).datasets
+HDP_CONFIGS = HDP_STUDY.settings("perplexity", HDP_CFG).configs
+HDP_PPL = HDP_STUDY.settings("perplexity", HDP_CFG).perplexity.datasets
+HDP_KNN = HDP_STUDY.settings("knn", HDP_CFG).knn.datasets
+HDP_LINKS = HDP_STUDY.settings("links", HDP_CFG).links.datasets
+HDP_INIT = HDP_STUDY.settings("init", HDP_CFG).init_sensitivity.dataset
+HDP_GIBBS = HDP_STUDY.settings("gibbs", HDP_CFG).gibbs.dataset
+HDP_BENCH_DS = HDP_STUDY.settings("bench", HDP_CFG).bench.dataset
+HDP_RES = HDP_STUDY.settings("rules", HDP_CFG).resources
 HDP_FIGS = [f"{HDP_OUT}/fig{i}.png" for i in (1, 2, 3, 4, 5)]
 STUDY_FIGURES["hdp_pcvb0"] = HDP_FIGS
 
@@ -19,19 +24,51 @@ def _hdp_res(step, key, default):
     return int(HDP_RES.get(step, {}).get(key, default))
 
 
-def _hdp_input(wildcards):
-    spec = HDP["datasets"][wildcards.dataset]
-    src = spec.get("source", "synthetic")
-    return [] if src == "synthetic" else [data_path(src)]
+def _hdp_data(name):
+    return f"{HDP_OUT}/data/{name}.npz"
 
 
-def _hdp_params(**extra):
-    return study_params("hdp_pcvb0", **extra)
+def _hdp_source(wildcards):
+    spec = HDP_DATASETS[wildcards.dataset]
+    return {} if spec.source == "synthetic" else {"source": data_path(spec.source)}
+
+
+def _hdp_runs(kind, datasets, configs=None):
+    return expand(
+        f"{HDP_OUT}/runs/{kind}/{{dataset}}/{{config}}.json",
+        dataset=datasets,
+        config=HDP_CONFIGS if configs is None else configs,
+    )
+
+
+def _hdp_io(w, input, output):
+    return io_args(input, output, w)
+
+
+# Which run results each figure draws (registry: latentlab.studies.hdp_pcvb0.figures).
+HDP_FIG_INPUTS = {
+    "fig1": {
+        "runs": _hdp_runs("perplexity", HDP_PPL[:1]),
+        "bench": f"{HDP_OUT}/bench.csv",
+    },
+    "fig2": {
+        "runs": _hdp_runs(
+            "perplexity",
+            HDP_PPL,
+            [c for c in ("cvb_AA", "pcvb0_AA") if c in HDP_CONFIGS],
+        )
+    },
+    "fig3": {"runs": _hdp_runs("perplexity", HDP_PPL)},
+    "fig4": {"runs": _hdp_runs("knn", HDP_KNN)},
+    "fig5": {"runs": _hdp_runs("links", HDP_LINKS)},
+}
 
 
 wildcard_constraints:
     dataset=r"[A-Za-z0-9]+(_[A-Za-z0-9]+)*",
     config="|".join(HDP_CONFIGS) if HDP_CONFIGS else "none",
+    hdp_run="perplexity|knn|links",
+    hdp_fig="fig[1-5]",
 
 
 rule hdp_pcvb0:
@@ -44,9 +81,9 @@ rule hdp_pcvb0:
 
 rule hdp_pcvb0_prepare:
     input:
-        _hdp_input,
+        unpack(_hdp_source),
     output:
-        f"{HDP_OUT}/data/{{dataset}}.npz",
+        data=f"{HDP_OUT}/data/{{dataset}}.npz",
     log:
         f"{HDP_LOGS}/prepare_{{dataset}}.log",
     benchmark:
@@ -56,82 +93,40 @@ rule hdp_pcvb0_prepare:
         mem_mb=_hdp_res("prepare", "mem_mb", 2000),
         runtime=_hdp_res("prepare", "runtime", 10),
     params:
-        # only what prepare reads, so other settings do not invalidate the data
-        json=study_params("hdp_pcvb0", "datasets"),
-        inp=lambda w, input: f"--input {input[0]}" if len(input) else "",
+        json=step_params("hdp_pcvb0", "prepare"),
+        io=_hdp_io,
     shell:
-        "python -m latentlab hdp_pcvb0 prepare --params {params.json:q} "
-        "--dataset {wildcards.dataset} {params.inp} --out {output} > {log} 2>&1"
+        "python -m latentlab hdp_pcvb0 prepare --params {params.json:q} {params.io} > {log} 2>&1"
 
 
-rule hdp_pcvb0_perplexity:
+# One rule for the three kinds of fit (perplexity, knn, links): one configuration, every T
+# and run.
+rule hdp_pcvb0_fit:
     input:
-        f"{HDP_OUT}/data/{{dataset}}.npz",
+        data=f"{HDP_OUT}/data/{{dataset}}.npz",
     output:
-        f"{HDP_OUT}/runs/perplexity/{{dataset}}/{{config}}.json",
+        json=f"{HDP_OUT}/runs/{{hdp_run}}/{{dataset}}/{{config}}.json",
     log:
-        f"{HDP_LOGS}/perplexity_{{dataset}}_{{config}}.log",
+        f"{HDP_LOGS}/{{hdp_run}}_{{dataset}}_{{config}}.log",
     benchmark:
-        f"{HDP_BENCH}/perplexity_{{dataset}}_{{config}}.tsv"
+        f"{HDP_BENCH}/{{hdp_run}}_{{dataset}}_{{config}}.tsv"
     threads: 1
     resources:
-        mem_mb=_hdp_res("perplexity", "mem_mb", 2000),
-        runtime=_hdp_res("perplexity", "runtime", 30),
+        mem_mb=lambda w: _hdp_res(w.hdp_run, "mem_mb", 2000),
+        runtime=lambda w: _hdp_res(w.hdp_run, "runtime", 30),
     params:
-        json=_hdp_params(),
+        json=lambda w: step_params("hdp_pcvb0", w.hdp_run),
+        io=_hdp_io,
     shell:
-        "python -m latentlab hdp_pcvb0 perplexity --params {params.json:q} "
-        "--dataset {wildcards.dataset} --config {wildcards.config} --input {input} "
-        "--out {output} > {log} 2>&1"
-
-
-rule hdp_pcvb0_knn:
-    input:
-        f"{HDP_OUT}/data/{{dataset}}.npz",
-    output:
-        f"{HDP_OUT}/runs/knn/{{dataset}}/{{config}}.json",
-    log:
-        f"{HDP_LOGS}/knn_{{dataset}}_{{config}}.log",
-    benchmark:
-        f"{HDP_BENCH}/knn_{{dataset}}_{{config}}.tsv"
-    threads: 1
-    resources:
-        mem_mb=_hdp_res("knn", "mem_mb", 2000),
-        runtime=_hdp_res("knn", "runtime", 30),
-    params:
-        json=_hdp_params(),
-    shell:
-        "python -m latentlab hdp_pcvb0 knn --params {params.json:q} "
-        "--dataset {wildcards.dataset} --config {wildcards.config} --input {input} "
-        "--out {output} > {log} 2>&1"
-
-
-rule hdp_pcvb0_links:
-    input:
-        f"{HDP_OUT}/data/{{dataset}}.npz",
-    output:
-        f"{HDP_OUT}/runs/links/{{dataset}}/{{config}}.json",
-    log:
-        f"{HDP_LOGS}/links_{{dataset}}_{{config}}.log",
-    benchmark:
-        f"{HDP_BENCH}/links_{{dataset}}_{{config}}.tsv"
-    threads: 1
-    resources:
-        mem_mb=_hdp_res("links", "mem_mb", 2000),
-        runtime=_hdp_res("links", "runtime", 30),
-    params:
-        json=_hdp_params(),
-    shell:
-        "python -m latentlab hdp_pcvb0 links --params {params.json:q} "
-        "--dataset {wildcards.dataset} --config {wildcards.config} --input {input} "
-        "--out {output} > {log} 2>&1"
+        "python -m latentlab hdp_pcvb0 {wildcards.hdp_run} --params {params.json:q} "
+        "{params.io} > {log} 2>&1"
 
 
 rule hdp_pcvb0_init:
     input:
-        f"{HDP_OUT}/data/{HDP.get('init_sensitivity', {}).get('dataset', 'none')}.npz",
+        data=_hdp_data(HDP_INIT),
     output:
-        f"{HDP_OUT}/runs/init_sensitivity.json",
+        json=f"{HDP_OUT}/runs/init_sensitivity.json",
     log:
         f"{HDP_LOGS}/init_sensitivity.log",
     benchmark:
@@ -141,18 +136,17 @@ rule hdp_pcvb0_init:
         mem_mb=_hdp_res("perplexity", "mem_mb", 2000),
         runtime=_hdp_res("perplexity", "runtime", 30),
     params:
-        json=_hdp_params(),
-        dataset=HDP.get("init_sensitivity", {}).get("dataset", "none"),
+        json=step_params("hdp_pcvb0", "init"),
+        io=_hdp_io,
     shell:
-        "python -m latentlab hdp_pcvb0 init --params {params.json:q} "
-        "--dataset {params.dataset} --input {input} --out {output} > {log} 2>&1"
+        "python -m latentlab hdp_pcvb0 init --params {params.json:q} {params.io} > {log} 2>&1"
 
 
 rule hdp_pcvb0_gibbs:
     input:
-        f"{HDP_OUT}/data/{HDP.get('gibbs', {}).get('dataset', 'none')}.npz",
+        data=_hdp_data(HDP_GIBBS),
     output:
-        f"{HDP_OUT}/runs/gibbs.json",
+        json=f"{HDP_OUT}/runs/gibbs.json",
     log:
         f"{HDP_LOGS}/gibbs.log",
     benchmark:
@@ -162,18 +156,17 @@ rule hdp_pcvb0_gibbs:
         mem_mb=_hdp_res("perplexity", "mem_mb", 2000),
         runtime=_hdp_res("perplexity", "runtime", 30),
     params:
-        json=_hdp_params(),
-        dataset=HDP.get("gibbs", {}).get("dataset", "none"),
+        json=step_params("hdp_pcvb0", "gibbs"),
+        io=_hdp_io,
     shell:
-        "python -m latentlab hdp_pcvb0 gibbs --params {params.json:q} "
-        "--dataset {params.dataset} --input {input} --out {output} > {log} 2>&1"
+        "python -m latentlab hdp_pcvb0 gibbs --params {params.json:q} {params.io} > {log} 2>&1"
 
 
 rule hdp_pcvb0_bench:
     input:
-        f"{HDP_OUT}/data/{HDP.get('bench', {}).get('dataset', 'none')}.npz",
+        data=_hdp_data(HDP_BENCH_DS),
     output:
-        f"{HDP_OUT}/bench.csv",
+        csv=f"{HDP_OUT}/bench.csv",
     log:
         f"{HDP_LOGS}/bench.log",
     benchmark:
@@ -183,149 +176,37 @@ rule hdp_pcvb0_bench:
         mem_mb=_hdp_res("bench", "mem_mb", 4000),
         runtime=_hdp_res("bench", "runtime", 30),
     params:
-        json=_hdp_params(threads=1),
+        json=step_params("hdp_pcvb0", "bench", threads=1),
+        io=_hdp_io,
     shell:
-        "python -m latentlab hdp_pcvb0 bench --params {params.json:q} --input {input} "
-        "--out {output} > {log} 2>&1"
+        "python -m latentlab hdp_pcvb0 bench --params {params.json:q} {params.io} > {log} 2>&1"
 
 
-def _hdp_runs(kind, datasets):
-    return expand(
-        f"{HDP_OUT}/runs/{kind}/{{dataset}}/{{config}}.json",
-        dataset=datasets,
-        config=HDP_CONFIGS,
-    )
-
-
-rule hdp_pcvb0_fig1:
+# One rule for every figure: the figure id is the step (figures.py registry).
+rule hdp_pcvb0_figure:
     input:
-        runs=_hdp_runs("perplexity", HDP_PPL[:1]),
-        bench=f"{HDP_OUT}/bench.csv",
+        unpack(lambda w: HDP_FIG_INPUTS[w.hdp_fig]),
     output:
         png=report(
-            f"{HDP_OUT}/fig1.png",
-            caption="../report/hdp_pcvb0/fig1.rst",
+            f"{HDP_OUT}/{{hdp_fig}}.png",
+            caption="../report/hdp_pcvb0/figure.rst",
             category="hdp_pcvb0",
         ),
-        csv=f"{HDP_OUT}/fig1.csv",
+        csv=f"{HDP_OUT}/{{hdp_fig}}.csv",
     log:
-        f"{HDP_LOGS}/fig1.log",
+        f"{HDP_LOGS}/{{hdp_fig}}.log",
     benchmark:
-        f"{HDP_BENCH}/fig1.tsv"
+        f"{HDP_BENCH}/{{hdp_fig}}.tsv"
     threads: 1
     resources:
         mem_mb=1000,
         runtime=5,
     params:
-        json=_hdp_params(),
+        json=lambda w: step_params("hdp_pcvb0", w.hdp_fig),
+        io=_hdp_io,
     shell:
-        "python -m latentlab hdp_pcvb0 figure --figure fig1 --params {params.json:q} "
-        "--inputs {input.runs} --bench {input.bench} --png {output.png} --csv {output.csv} "
+        "python -m latentlab hdp_pcvb0 {wildcards.hdp_fig} --params {params.json:q} {params.io} "
         "> {log} 2>&1"
-
-
-rule hdp_pcvb0_fig2:
-    input:
-        expand(
-            f"{HDP_OUT}/runs/perplexity/{{dataset}}/{{config}}.json",
-            dataset=HDP_PPL,
-            config=[c for c in ("cvb_AA", "pcvb0_AA") if c in HDP_CONFIGS],
-        ),
-    output:
-        png=report(
-            f"{HDP_OUT}/fig2.png",
-            caption="../report/hdp_pcvb0/fig2.rst",
-            category="hdp_pcvb0",
-        ),
-        csv=f"{HDP_OUT}/fig2.csv",
-    log:
-        f"{HDP_LOGS}/fig2.log",
-    benchmark:
-        f"{HDP_BENCH}/fig2.tsv"
-    threads: 1
-    resources:
-        mem_mb=1000,
-        runtime=5,
-    params:
-        json=_hdp_params(),
-    shell:
-        "python -m latentlab hdp_pcvb0 figure --figure fig2 --params {params.json:q} "
-        "--inputs {input} --png {output.png} --csv {output.csv} > {log} 2>&1"
-
-
-rule hdp_pcvb0_fig3:
-    input:
-        _hdp_runs("perplexity", HDP_PPL),
-    output:
-        png=report(
-            f"{HDP_OUT}/fig3.png",
-            caption="../report/hdp_pcvb0/fig3.rst",
-            category="hdp_pcvb0",
-        ),
-        csv=f"{HDP_OUT}/fig3.csv",
-    log:
-        f"{HDP_LOGS}/fig3.log",
-    benchmark:
-        f"{HDP_BENCH}/fig3.tsv"
-    threads: 1
-    resources:
-        mem_mb=1000,
-        runtime=5,
-    params:
-        json=_hdp_params(),
-    shell:
-        "python -m latentlab hdp_pcvb0 figure --figure fig3 --params {params.json:q} "
-        "--inputs {input} --png {output.png} --csv {output.csv} > {log} 2>&1"
-
-
-rule hdp_pcvb0_fig4:
-    input:
-        _hdp_runs("knn", HDP_KNN),
-    output:
-        png=report(
-            f"{HDP_OUT}/fig4.png",
-            caption="../report/hdp_pcvb0/fig4.rst",
-            category="hdp_pcvb0",
-        ),
-        csv=f"{HDP_OUT}/fig4.csv",
-    log:
-        f"{HDP_LOGS}/fig4.log",
-    benchmark:
-        f"{HDP_BENCH}/fig4.tsv"
-    threads: 1
-    resources:
-        mem_mb=1000,
-        runtime=5,
-    params:
-        json=_hdp_params(),
-    shell:
-        "python -m latentlab hdp_pcvb0 figure --figure fig4 --params {params.json:q} "
-        "--inputs {input} --png {output.png} --csv {output.csv} > {log} 2>&1"
-
-
-rule hdp_pcvb0_fig5:
-    input:
-        _hdp_runs("links", HDP_LINKS),
-    output:
-        png=report(
-            f"{HDP_OUT}/fig5.png",
-            caption="../report/hdp_pcvb0/fig5.rst",
-            category="hdp_pcvb0",
-        ),
-        csv=f"{HDP_OUT}/fig5.csv",
-    log:
-        f"{HDP_LOGS}/fig5.log",
-    benchmark:
-        f"{HDP_BENCH}/fig5.tsv"
-    threads: 1
-    resources:
-        mem_mb=1000,
-        runtime=5,
-    params:
-        json=_hdp_params(),
-    shell:
-        "python -m latentlab hdp_pcvb0 figure --figure fig5 --params {params.json:q} "
-        "--inputs {input} --png {output.png} --csv {output.csv} > {log} 2>&1"
 
 
 rule hdp_pcvb0_claims:
@@ -337,7 +218,7 @@ rule hdp_pcvb0_claims:
         gibbs=f"{HDP_OUT}/runs/gibbs.json",
         bench=f"{HDP_OUT}/bench.csv",
     output:
-        f"{HDP_OUT}/claims.csv",
+        csv=f"{HDP_OUT}/claims.csv",
     log:
         f"{HDP_LOGS}/claims.log",
     benchmark:
@@ -347,9 +228,7 @@ rule hdp_pcvb0_claims:
         mem_mb=1000,
         runtime=5,
     params:
-        json=_hdp_params(),
+        json=step_params("hdp_pcvb0", "claims"),
+        io=_hdp_io,
     shell:
-        "python -m latentlab hdp_pcvb0 claims --params {params.json:q} "
-        "--perplexity {input.perplexity} --knn {input.knn} --links {input.links} "
-        "--init {input.init} --gibbs {input.gibbs} --bench {input.bench} --out {output} "
-        "> {log} 2>&1"
+        "python -m latentlab hdp_pcvb0 claims --params {params.json:q} {params.io} > {log} 2>&1"

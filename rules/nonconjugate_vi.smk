@@ -1,34 +1,67 @@
 # Study nonconjugate_vi: Wang & Blei (JMLR 2013), Laplace and delta-method variational
-# inference (seed 002; digest 002 §4, §6). Thin rules: the logic is in
-# src/latentlab/studies/nonconjugate_vi/ (python -m latentlab nonconjugate_vi ...).
+# inference (seed 002; digest 002 §4, §6). Steps: latentlab.studies.nonconjugate_vi
+# (`python -m latentlab nonconjugate_vi --help`); settings and their defaults: its study.py.
 
-NCV = config["nonconjugate_vi"]
+NCV_STUDY = _study_shape("nonconjugate_vi")
+NCV_CFG = config.get("nonconjugate_vi", {})
 NCV_OUT = f"{OUT}/nonconjugate_vi"
+NCV_RAW = f"{NCV_OUT}/raw"
 NCV_LOG = f"{LOGS}/nonconjugate_vi"
 NCV_BENCH = f"{BENCH}/nonconjugate_vi"
-NCV_CORPORA = [c["name"] for c in NCV["ctm"]["corpora"]]
-NCV_RES = NCV.get("resources", {})
-NCV_FIGS = [f"{NCV_OUT}/{f}.png" for f in ("fig2", "fig5a", "fig5b", "fig6a", "fig6b")]
+NCV_CTM = NCV_STUDY.settings("sweep", NCV_CFG).ctm
+NCV_T2 = NCV_STUDY.settings("table2_splits", NCV_CFG)
+NCV_F2 = NCV_STUDY.settings("fig2_traces", NCV_CFG).fig2
+NCV_F6 = NCV_STUDY.settings("fig6_history", NCV_CFG).fig6
+NCV_BENCH_S = NCV_STUDY.settings("bench", NCV_CFG).bench
+NCV_RES = NCV_STUDY.settings("rules", NCV_CFG).resources
+NCV_CORPORA = [c.name for c in NCV_CTM.corpora]
+NCV_FIG_IDS = ["fig2", "fig5a", "fig5b", "fig6a", "fig6b"]
+NCV_FIGS = [f"{NCV_OUT}/{f}.png" for f in NCV_FIG_IDS]
 STUDY_FIGURES["nonconjugate_vi"] = NCV_FIGS
 
 
-def ncv_real_inputs(*specs):
-    """Canonical real datasets (rules/data.smk) the given specs read; none for synthetic."""
-    return [data_path(s["dataset"]) for s in specs if s.get("kind") == "real"]
+def ncv_real(*specs):
+    """Named canonical inputs (rules/data.smk) of the real specs; none for synthetic."""
+    return {s.name: data_path(s.dataset) for s in specs if s.kind == "real"}
 
 
-def ncv_corpus(name):
-    return next(c for c in NCV["ctm"]["corpora"] if c["name"] == name)
+def ncv_school():
+    s = NCV_T2.school
+    return {"school": data_path(s.dataset)} if s.kind == "real" else {}
 
 
 def ncv_runtime(key, default):
     return int(NCV_RES.get(key, default))
 
 
+def ncv_io(w, input, output):
+    return io_args(input, output, w)
+
+
+# Which raw results each figure draws (registry: latentlab.studies.nonconjugate_vi.figures).
+NCV_FIG_INPUTS = {
+    "fig2": {"traces": f"{NCV_RAW}/fig2_traces.csv"},
+    "fig5a": {"sweeps": expand(f"{NCV_OUT}/ctm_sweep_{{c}}.csv", c=NCV_CORPORA)},
+    "fig5b": {"sweeps": expand(f"{NCV_OUT}/ctm_sweep_{{c}}.csv", c=NCV_CORPORA)},
+    "fig6a": {"history": f"{NCV_RAW}/fig6_history.csv"},
+    "fig6b": {"history": f"{NCV_RAW}/fig6_history.csv"},
+}
+NCV_TABLE_INPUTS = {
+    "table1": {"problems": f"{NCV_OUT}/table1_problems.csv"},
+    "table2": {"splits": f"{NCV_OUT}/table2_splits.csv"},
+    "table2_tests": {"splits": f"{NCV_OUT}/table2_splits.csv"},
+}
+
+
+wildcard_constraints:
+    ncv_fig="|".join(NCV_FIG_IDS),
+    ncv_table="table1|table2|table2_tests",
+
+
 rule nonconjugate_vi:
     input:
         NCV_FIGS,
-        [f"{NCV_OUT}/{f}.csv" for f in ("fig2", "fig5a", "fig5b", "fig6a", "fig6b")],
+        [f"{NCV_OUT}/{f}.csv" for f in NCV_FIG_IDS],
         f"{NCV_OUT}/table1.csv",
         f"{NCV_OUT}/table1.md",
         f"{NCV_OUT}/table2.csv",
@@ -39,9 +72,9 @@ rule nonconjugate_vi:
 
 rule nonconjugate_vi_sweep:
     input:
-        lambda w: ncv_real_inputs(ncv_corpus(w.corpus)),
+        unpack(lambda w: ncv_real(NCV_CTM.corpus(w.corpus))),
     output:
-        f"{NCV_OUT}/ctm_sweep_{{corpus}}.csv",
+        csv=f"{NCV_OUT}/ctm_sweep_{{corpus}}.csv",
     log:
         f"{NCV_LOG}/sweep_{{corpus}}.log",
     benchmark:
@@ -51,155 +84,108 @@ rule nonconjugate_vi_sweep:
         mem_mb=3000,
         runtime=ncv_runtime("sweep", 30),
     params:
-        json=lambda w: study_params("nonconjugate_vi"),
+        json=step_params("nonconjugate_vi", "sweep"),
+        io=ncv_io,
     shell:
-        "python -m latentlab nonconjugate_vi sweep --params {params.json:q} "
-        "--corpus {wildcards.corpus} --out {output} > {log} 2>&1"
+        "python -m latentlab nonconjugate_vi sweep --params {params.json:q} {params.io} "
+        "> {log} 2>&1"
 
 
-rule nonconjugate_vi_fig5:
+rule nonconjugate_vi_fig2_traces:
     input:
-        expand(f"{NCV_OUT}/ctm_sweep_{{c}}.csv", c=NCV_CORPORA),
+        unpack(lambda w: ncv_real(NCV_CTM.corpus(NCV_F2.corpus))),
     output:
-        png_a=report(
-            f"{NCV_OUT}/fig5a.png",
-            caption="../report/nonconjugate_vi/fig.rst",
-            category="nonconjugate_vi",
-        ),
-        csv_a=f"{NCV_OUT}/fig5a.csv",
-        png_b=report(
-            f"{NCV_OUT}/fig5b.png",
-            caption="../report/nonconjugate_vi/fig.rst",
-            category="nonconjugate_vi",
-        ),
-        csv_b=f"{NCV_OUT}/fig5b.csv",
-    log:
-        f"{NCV_LOG}/fig5.log",
-    benchmark:
-        f"{NCV_BENCH}/fig5.tsv"
-    threads: 1
-    resources:
-        mem_mb=1000,
-        runtime=5,
-    params:
-        json=lambda w: study_params("nonconjugate_vi"),
-    shell:
-        "python -m latentlab nonconjugate_vi fig5 --params {params.json:q} "
-        "--sweeps {input} --png-a {output.png_a} --csv-a {output.csv_a} "
-        "--png-b {output.png_b} --csv-b {output.csv_b} > {log} 2>&1"
-
-
-rule nonconjugate_vi_fig2:
-    input:
-        ncv_real_inputs(ncv_corpus(NCV["fig2"]["corpus"])),
-    output:
-        png=report(
-            f"{NCV_OUT}/fig2.png",
-            caption="../report/nonconjugate_vi/fig.rst",
-            category="nonconjugate_vi",
-        ),
-        csv=f"{NCV_OUT}/fig2.csv",
+        traces=f"{NCV_RAW}/fig2_traces.csv",
         monotone=f"{NCV_OUT}/fig2_monotone.csv",
     log:
-        f"{NCV_LOG}/fig2.log",
+        f"{NCV_LOG}/fig2_traces.log",
     benchmark:
-        f"{NCV_BENCH}/fig2.tsv"
+        f"{NCV_BENCH}/fig2_traces.tsv"
     threads: 1
     resources:
         mem_mb=2000,
         runtime=ncv_runtime("fig2", 15),
     params:
-        json=lambda w: study_params("nonconjugate_vi"),
+        json=step_params("nonconjugate_vi", "fig2_traces"),
+        io=ncv_io,
     shell:
-        "python -m latentlab nonconjugate_vi fig2 --params {params.json:q} "
-        "--png {output.png} --csv {output.csv} --monotone {output.monotone} > {log} 2>&1"
+        "python -m latentlab nonconjugate_vi fig2_traces --params {params.json:q} {params.io} "
+        "> {log} 2>&1"
 
 
-rule nonconjugate_vi_fig6:
+rule nonconjugate_vi_fig6_history:
     input:
-        ncv_real_inputs(ncv_corpus(NCV["fig6"]["corpus"])),
+        unpack(lambda w: ncv_real(NCV_CTM.corpus(NCV_F6.corpus))),
     output:
-        png_a=report(
-            f"{NCV_OUT}/fig6a.png",
-            caption="../report/nonconjugate_vi/fig.rst",
-            category="nonconjugate_vi",
-        ),
-        csv_a=f"{NCV_OUT}/fig6a.csv",
-        png_b=report(
-            f"{NCV_OUT}/fig6b.png",
-            caption="../report/nonconjugate_vi/fig.rst",
-            category="nonconjugate_vi",
-        ),
-        csv_b=f"{NCV_OUT}/fig6b.csv",
+        history=f"{NCV_RAW}/fig6_history.csv",
     log:
-        f"{NCV_LOG}/fig6.log",
+        f"{NCV_LOG}/fig6_history.log",
     benchmark:
-        f"{NCV_BENCH}/fig6.tsv"
+        f"{NCV_BENCH}/fig6_history.tsv"
     threads: 1
     resources:
         mem_mb=2000,
         runtime=ncv_runtime("fig6", 20),
     params:
-        json=lambda w: study_params("nonconjugate_vi"),
+        json=step_params("nonconjugate_vi", "fig6_history"),
+        io=ncv_io,
     shell:
-        "python -m latentlab nonconjugate_vi fig6 --params {params.json:q} "
-        "--png-a {output.png_a} --csv-a {output.csv_a} --png-b {output.png_b} "
-        "--csv-b {output.csv_b} > {log} 2>&1"
+        "python -m latentlab nonconjugate_vi fig6_history --params {params.json:q} "
+        "{params.io} > {log} 2>&1"
 
 
-rule nonconjugate_vi_table1:
+rule nonconjugate_vi_table1_problems:
     input:
-        ncv_real_inputs(*NCV["blr"]["table1"]),
+        unpack(lambda w: ncv_real(*NCV_T2.blr.table1)),
     output:
-        csv=f"{NCV_OUT}/table1.csv",
-        md=f"{NCV_OUT}/table1.md",
         problems=f"{NCV_OUT}/table1_problems.csv",
     log:
-        f"{NCV_LOG}/table1.log",
+        f"{NCV_LOG}/table1_problems.log",
     benchmark:
-        f"{NCV_BENCH}/table1.tsv"
+        f"{NCV_BENCH}/table1_problems.tsv"
     threads: 1
     resources:
         mem_mb=2000,
         runtime=ncv_runtime("table1", 20),
     params:
-        json=lambda w: study_params("nonconjugate_vi"),
+        json=step_params("nonconjugate_vi", "table1_problems"),
+        io=ncv_io,
     shell:
-        "python -m latentlab nonconjugate_vi table1 --params {params.json:q} "
-        "--csv {output.csv} --md {output.md} --problems {output.problems} > {log} 2>&1"
+        "python -m latentlab nonconjugate_vi table1_problems --params {params.json:q} "
+        "{params.io} > {log} 2>&1"
 
 
-rule nonconjugate_vi_table2:
+rule nonconjugate_vi_table2_splits:
     input:
-        ncv_real_inputs(NCV["school"]),
+        unpack(lambda w: ncv_school()),
     output:
-        csv=f"{NCV_OUT}/table2.csv",
-        md=f"{NCV_OUT}/table2.md",
         splits=f"{NCV_OUT}/table2_splits.csv",
-        tests=f"{NCV_OUT}/table2_tests.csv",
     log:
-        f"{NCV_LOG}/table2.log",
+        f"{NCV_LOG}/table2_splits.log",
     benchmark:
-        f"{NCV_BENCH}/table2.tsv"
+        f"{NCV_BENCH}/table2_splits.tsv"
     threads: THREADS
     resources:
         mem_mb=3000,
         runtime=ncv_runtime("table2", 20),
     params:
-        json=lambda w: study_params("nonconjugate_vi"),
+        json=step_params("nonconjugate_vi", "table2_splits"),
+        io=ncv_io,
     shell:
-        "python -m latentlab nonconjugate_vi table2 --params {params.json:q} "
-        "--csv {output.csv} --md {output.md} --splits {output.splits} "
-        "--tests {output.tests} > {log} 2>&1"
+        "python -m latentlab nonconjugate_vi table2_splits --params {params.json:q} "
+        "{params.io} > {log} 2>&1"
 
 
 rule nonconjugate_vi_bench:
     input:
-        ncv_real_inputs(
-            ncv_corpus(NCV["bench"]["corpus"]), *NCV["blr"]["table1"], NCV["school"]
+        unpack(
+            lambda w: {
+                **ncv_real(NCV_CTM.corpus(NCV_BENCH_S.corpus), *NCV_T2.blr.table1),
+                **ncv_school(),
+            }
         ),
     output:
-        f"{NCV_OUT}/bench.csv",
+        csv=f"{NCV_OUT}/bench.csv",
     log:
         f"{NCV_LOG}/bench.log",
     benchmark:
@@ -209,24 +195,75 @@ rule nonconjugate_vi_bench:
         mem_mb=2000,
         runtime=ncv_runtime("bench", 15),
     params:
-        json=lambda w: study_params("nonconjugate_vi"),
+        json=step_params("nonconjugate_vi", "bench", threads=1),
+        io=ncv_io,
     shell:
-        "python -m latentlab nonconjugate_vi bench --params {params.json:q} "
-        "--out {output} > {log} 2>&1"
+        "python -m latentlab nonconjugate_vi bench --params {params.json:q} {params.io} "
+        "> {log} 2>&1"
+
+
+# One rule for every figure: the figure id is the step (figures.py registry).
+rule nonconjugate_vi_figure:
+    input:
+        unpack(lambda w: NCV_FIG_INPUTS[w.ncv_fig]),
+    output:
+        png=report(
+            f"{NCV_OUT}/{{ncv_fig}}.png",
+            caption="../report/nonconjugate_vi/fig.rst",
+            category="nonconjugate_vi",
+        ),
+        csv=f"{NCV_OUT}/{{ncv_fig}}.csv",
+    log:
+        f"{NCV_LOG}/{{ncv_fig}}.log",
+    benchmark:
+        f"{NCV_BENCH}/{{ncv_fig}}.tsv"
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    params:
+        json=lambda w: step_params("nonconjugate_vi", w.ncv_fig),
+        io=ncv_io,
+    shell:
+        "python -m latentlab nonconjugate_vi {wildcards.ncv_fig} --params {params.json:q} "
+        "{params.io} > {log} 2>&1"
+
+
+# One rule for every table (tables.py registry).
+rule nonconjugate_vi_table:
+    input:
+        unpack(lambda w: NCV_TABLE_INPUTS[w.ncv_table]),
+    output:
+        csv=f"{NCV_OUT}/{{ncv_table}}.csv",
+        md=f"{NCV_OUT}/{{ncv_table}}.md",
+    log:
+        f"{NCV_LOG}/{{ncv_table}}.log",
+    benchmark:
+        f"{NCV_BENCH}/{{ncv_table}}.tsv"
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    params:
+        json=lambda w: step_params("nonconjugate_vi", w.ncv_table),
+        io=ncv_io,
+    shell:
+        "python -m latentlab nonconjugate_vi {wildcards.ncv_table} --params {params.json:q} "
+        "{params.io} > {log} 2>&1"
 
 
 rule nonconjugate_vi_claims:
     input:
         sweeps=expand(f"{NCV_OUT}/ctm_sweep_{{c}}.csv", c=NCV_CORPORA),
-        fig2=f"{NCV_OUT}/fig2_monotone.csv",
+        fig2_monotone=f"{NCV_OUT}/fig2_monotone.csv",
         fig6a=f"{NCV_OUT}/fig6a.csv",
         fig6b=f"{NCV_OUT}/fig6b.csv",
         bench=f"{NCV_OUT}/bench.csv",
         table1=f"{NCV_OUT}/table1.csv",
         table2=f"{NCV_OUT}/table2.csv",
-        tests=f"{NCV_OUT}/table2_tests.csv",
+        table2_tests=f"{NCV_OUT}/table2_tests.csv",
     output:
-        f"{NCV_OUT}/claims.csv",
+        csv=f"{NCV_OUT}/claims.csv",
     log:
         f"{NCV_LOG}/claims.log",
     benchmark:
@@ -236,9 +273,8 @@ rule nonconjugate_vi_claims:
         mem_mb=2000,
         runtime=10,
     params:
-        json=lambda w: study_params("nonconjugate_vi"),
+        json=step_params("nonconjugate_vi", "claims"),
+        io=ncv_io,
     shell:
-        "python -m latentlab nonconjugate_vi claims --params {params.json:q} "
-        "--sweeps {input.sweeps} --fig2-monotone {input.fig2} --fig6a {input.fig6a} "
-        "--fig6b {input.fig6b} --bench {input.bench} --table1 {input.table1} "
-        "--table2 {input.table2} --table2-tests {input.tests} --out {output} > {log} 2>&1"
+        "python -m latentlab nonconjugate_vi claims --params {params.json:q} {params.io} "
+        "> {log} 2>&1"

@@ -1,5 +1,5 @@
-"""Study hdp_pcvb0: evaluation protocols (Eq 38 k-NN, Eq 39 MAP) and a tiny end-to-end run of
-every driver, figure and the claims ledger."""
+"""Study hdp_pcvb0: evaluation protocols (Eq 38 k-NN, Eq 39 MAP), a tiny end-to-end run of
+every step, figure and the claims ledger, and the settings/rules contract."""
 
 import json
 
@@ -8,9 +8,10 @@ import pandas as pd
 import pytest
 
 from latentlab.claims.ledger import read_claims
+from latentlab.data import splits
 from latentlab.errors import DataError
+from latentlab.evaluation import metrics as ev
 from latentlab.models.hdp import CONFIGS
-from latentlab.studies.hdp_pcvb0 import evaluate as ev
 
 
 def test_hellinger_matches_definition():
@@ -41,10 +42,10 @@ def test_average_precision():
 
 
 def test_link_task_protocol():
-    from latentlab.models.hdp.synthetic import mixed_membership_graph
+    from latentlab.data.synthetic import mixed_membership_graph
 
     e = mixed_membership_graph(n_nodes=300, n_comm=5, mean_degree=30, seed=1)
-    t = ev.link_task(e, 300, min_links=20, test_frac=0.2, seed=3)
+    t = splits.link_task(e, 300, min_links=20, test_frac=0.2, seed=3)
     deg = np.bincount(e.ravel(), minlength=300)
     assert np.all(deg[t.queries] > 20) and len(t.queries) == (deg > 20).sum()
     bags = t.corpus
@@ -58,15 +59,12 @@ def test_link_task_protocol():
         for p in pos:  # reverse direction removed as well
             assert j not in set(bags.doc(int(p))[0])
     with pytest.raises(DataError, match="no node has more than"):
-        ev.link_task(e, 300, min_links=10_000)
+        splits.link_task(e, 300, min_links=10_000)
 
 
 @pytest.fixture(scope="module")
-def params():
+def section():
     return {
-        "run": "test",
-        "base_seed": 5,
-        "threads": 1,
         "configs": list(CONFIGS),
         "options": {"fp_max_iter": 50},
         "datasets": {
@@ -89,25 +87,36 @@ def params():
     }  # fmt: skip
 
 
-def test_end_to_end(tmp_path, params):
-    from latentlab.studies.hdp_pcvb0 import bench, claims, experiments, figures
+def _step(study, section, step, inputs=None, outputs=None, **wildcards):
+    """Run one step as the rule would: only the keys its settings declare."""
+    keys = study.config_keys(step)
+    params = {"run": "test", "base_seed": 5, "threads": 1,
+              **{k: v for k, v in section.items() if k in keys}}  # fmt: skip
+    inputs = {k: v if isinstance(v, list) else [v] for k, v in (inputs or {}).items()}
+    return study.execute(step, params, inputs=inputs, outputs=outputs, wildcards=wildcards)
 
+
+def test_end_to_end(tmp_path, section):
+    from latentlab.studies.hdp_pcvb0 import bench
+    from latentlab.studies.shape import load_study
+
+    st = load_study("hdp_pcvb0")
+    st.check_config(section)
     d = tmp_path
     for name in ("toy", "lab", "g"):
-        experiments.prepare(params, name, None, str(d / f"{name}.npz"))
+        _step(st, section, "prepare", outputs={"data": d / f"{name}.npz"}, dataset=name)
     ppl, knn, links = [], [], []
     for c in CONFIGS:
-        ppl.append(str(d / f"ppl_{c}.json"))
-        experiments.run_perplexity(params, "toy", c, str(d / "toy.npz"), ppl[-1])
-        knn.append(str(d / f"knn_{c}.json"))
-        experiments.run_knn(params, "lab", c, str(d / "lab.npz"), knn[-1])
-        links.append(str(d / f"links_{c}.json"))
-        experiments.run_links(params, "g", c, str(d / "g.npz"), links[-1])
-    r = json.loads(open(ppl[0]).read())
+        for kind, ds, acc in (("perplexity", "toy", ppl), ("knn", "lab", knn),
+                              ("links", "g", links)):  # fmt: skip
+            acc.append(d / f"{kind}_{c}.json")
+            _step(st, section, kind, {"data": d / f"{ds}.npz"}, {"json": acc[-1]},
+                  dataset=ds, config=c)  # fmt: skip
+    r = json.loads(ppl[0].read_text())
     assert len(r["runs"]) == 4 and all(np.isfinite(x["final_perplexity"]) for x in r["runs"])
     assert len(r["runs"][-1]["trace"]) == 6 and r["runs"][0]["trace"] == []
-    experiments.run_init_sensitivity(params, "toy", str(d / "toy.npz"), str(d / "init.json"))
-    experiments.run_gibbs(params, "toy", str(d / "toy.npz"), str(d / "gibbs.json"))
+    _step(st, section, "init", {"data": d / "toy.npz"}, {"json": d / "init.json"})
+    _step(st, section, "gibbs", {"data": d / "toy.npz"}, {"json": d / "gibbs.json"})
     # bench without child processes: fake the per-config rows, run the LOC count for real
     loc = bench.lines_of_code()
     assert loc["pcvb0"] < loc["cvb"]
@@ -116,28 +125,27 @@ def test_end_to_end(tmp_path, params):
              "rss_above_baseline_mb": 1.0, "sec_per_iter": 0.1, "loc": loc[c.split("_")[0]]}
             for c in CONFIGS]  # fmt: skip
     pd.DataFrame(rows).to_csv(d / "bench.csv", index=False)
-    runs = figures.load_runs(ppl)
-    figures.fig2(runs, str(d / "fig2.png"), str(d / "fig2.csv"), {})
-    f3 = figures.fig3(runs, str(d / "fig3.png"), str(d / "fig3.csv"), {})
-    assert set(f3.panel) == {"vs_T", "vs_iteration"}
-    figures.fig4(figures.load_runs(knn), str(d / "fig4.png"), str(d / "fig4.csv"), {})
-    figures.fig5(figures.load_runs(links), str(d / "fig5.png"), str(d / "fig5.csv"), {})
-    figures.fig1(str(d / "bench.csv"), figures.perplexity_table(runs), str(d / "fig1.png"),
-                 str(d / "fig1.csv"), {})  # fmt: skip
+    _step(st, section, "fig1", {"runs": ppl, "bench": d / "bench.csv"}, {"png": d / "fig1.png"})
+    for fig, runs in (("fig2", ppl), ("fig3", ppl), ("fig4", knn), ("fig5", links)):
+        _step(st, section, fig, {"runs": runs}, {"png": d / f"{fig}.png"})
+    assert set(pd.read_csv(d / "fig3.csv").panel) == {"vs_T", "vs_iteration"}
     out = d / "claims.csv"
-    claims.build(params, ppl, knn, links, str(d / "init.json"), str(d / "gibbs.json"),
-                 str(d / "bench.csv"), str(out))  # fmt: skip
+    _step(st, section, "claims",
+          {"perplexity": ppl, "knn": knn, "links": links, "init": d / "init.json",
+           "gibbs": d / "gibbs.json", "bench": d / "bench.csv"}, {"csv": out})  # fmt: skip
     df = read_claims(out)
     ids = set(df.claim_id)
     for c in ("C1", "C2", "C3a", "C4a", "C5", "C6a", "C7", "C8", "C9", "C10", "C11a", "C12a",
               "C13", "C14", "C15a", "C15b", "C16"):  # fmt: skip
         assert c in ids, c
     assert set(df[df.dataset == "WSJ"].verdict) == {"not_testable"}
+    assert set(df[df.claim_id == "C11d"].verdict) == {"not_run"}
+    assert set(df[df.claim_id == "C3a"].data_kind) == {"identity"}
 
 
 def test_prepare_subsample_and_vocab_cut(tmp_path):
     from latentlab.data.corpus import BowCorpus
-    from latentlab.studies.hdp_pcvb0.experiments import prepare
+    from latentlab.studies.shape import load_study
 
     rng = np.random.default_rng(0)
     dense = rng.poisson(0.3, (50, 40)) * (np.arange(40) < 30)
@@ -145,8 +153,32 @@ def test_prepare_subsample_and_vocab_cut(tmp_path):
     c = BowCorpus.from_dense(dense, labels=np.arange(50) % 3, label_names=["a", "b", "c"])
     src = tmp_path / "src.npz"
     c.save(src)
-    p = {"base_seed": 1, "datasets": {"x": {"source": "any", "n_docs": 20, "vocab_top": 10}}}
-    prepare(p, "x", str(src), str(tmp_path / "x.npz"))
+    section = {"datasets": {"x": {"source": "any", "n_docs": 20, "vocab_top": 10}}}
+    _step(load_study("hdp_pcvb0"), section, "prepare", {"source": src},
+          {"data": tmp_path / "x.npz"}, dataset="x")  # fmt: skip
     out = BowCorpus.load(tmp_path / "x.npz")
     assert out.n_docs == 20 and out.n_vocab == 10 and "w0" in out.vocab
     assert out.labels is not None and len(out.labels) == 20
+
+
+def test_misspelt_keys_are_named(section):
+    from latentlab.errors import ConfigError
+    from latentlab.studies.shape import load_study
+
+    st = load_study("hdp_pcvb0")
+    with pytest.raises(ConfigError, match=r"hdp_pcvb0\.perplexity\.runz"):
+        st.check_config({**section, "perplexity": {"runz": 2}})
+    with pytest.raises(ConfigError, match=r"hdp_pcvb0\.links\.options\.hyper_burn"):
+        st.check_config({**section, "links": {"options": {"hyper_burn": 3}}})
+    with pytest.raises(ConfigError, match=r"hdp_pcvb0\.options\.fp_tol"):
+        st.check_config({**section, "options": {"fp_tol": "small"}})
+    with pytest.raises(ConfigError, match=r"hdp_pcvb0\.configs"):
+        st.check_config({**section, "configs": ["pcvb1_AS"]})
+
+
+def test_tolerance_change_reruns_only_the_claims(tmp_path, rules_changed):
+    """Snakemake reruns a job when its params change: a claims tolerance must reach only the
+    claims step, never a fit."""
+    assert rules_changed(
+        "hdp_pcvb0", {"hdp_pcvb0": {"claims": {"win_fraction": 0.6}}}, tmp_path
+    ) == {"hdp_pcvb0_claims"}

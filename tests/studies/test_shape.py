@@ -225,3 +225,42 @@ def test_claim_id_twice_is_refused_unless_untestable_per_dataset():
                 Claim("A", where="w", statement="s", paper_value=0, not_testable="r"),
             ]
         )
+
+
+@dataclass(frozen=True)
+class Resources:
+    resources: dict[str, int] = field(default_factory=dict)
+
+
+def test_rule_settings_and_parsed_step_settings():
+    st = _toy_study()
+    st.rules(Resources)
+    st.check_config({"fit": {"n": 2}, "claims": {}, "resources": {"fit": 3}})
+    with pytest.raises(ConfigError, match=r"toy\.resources\.fit"):
+        st.check_config({"fit": {"n": 2}, "claims": {}, "resources": {"fit": "x"}})
+    assert "resources" not in st.config_keys("fit")
+    s = st.settings("fit", {"fit": {"n": 4}, "resources": {}})
+    assert s.fit.n == 4 and s.datasets == ["a"]
+    assert st.settings("rules", {}).resources == {}
+
+
+def test_measured_overrides_and_not_testable_rows(tmp_path):
+    from latentlab.claims.spec import NotTestable
+
+    st = Study("t3", document="d")
+    st.claims([Claim("X", where="w", statement="s", paper_value=1.0, how="ge", tolerance=0.0)])
+
+    @st.claim("X")
+    def _(ctx):
+        return [
+            Measured(2.0, dataset="a", statement="s at T = 5", where="Fig 1 left"),
+            NotTestable("private corpus", dataset="P", statement="s on P", paper_value=0.5),
+        ]
+
+    st.execute("claims", {"run": "t", "base_seed": 0, "threads": 1},
+               outputs={"csv": tmp_path / "c.csv"})  # fmt: skip
+    df = read_claims(tmp_path / "c.csv")
+    assert list(df.verdict) == ["reproduced", "not_testable"]
+    assert list(df.statement) == ["s at T = 5", "s on P"]
+    assert df["where"].iloc[0] == "Fig 1 left" and df["where"].iloc[1] == "w"
+    assert str(df.paper_value.iloc[1]) == "0.5" and df.dataset.iloc[1] == "P"

@@ -20,7 +20,8 @@ A study lists its claims once::
 A ``tolerance`` given as a string is a dotted path into the claims step's settings
 (``"claims.auc_abs"``), so tolerances live in the config and a change to one reruns only
 the claims. A claim function returns our value, a :class:`Measured` (value plus per-row
-overrides), a list of them (one row per dataset), or :class:`NotRun`.
+overrides), a list of them (one row per dataset), :class:`NotRun`, or :class:`NotTestable`
+(a dataset of a tested claim that public data cannot cover).
 """
 
 from __future__ import annotations
@@ -66,6 +67,18 @@ class Measured:
     tolerance: float | str | None = None
     where: str | None = None  # e.g. the figure of this dataset's row
     statement: str | None = None  # when the statement names a setting (an iteration, ...)
+
+
+@dataclass
+class NotTestable:
+    """One row of a tested claim that public data cannot test for this dataset (a private
+    corpus of the document), while the claim is tested on others (same claim id)."""
+
+    reason: str
+    dataset: str
+    paper_value: Any = None
+    statement: str | None = None
+    where: str | None = None
 
 
 @dataclass
@@ -133,6 +146,16 @@ def evaluate_claims(study, ctx) -> Ledger:
                 paper_value=c.paper_value,
                 reason=c.not_testable,
                 dataset=c.dataset,
+            )
+            continue
+        if isinstance(r, NotTestable):
+            ledger.not_testable(
+                c.id,
+                where=c.where if r.where is None else r.where,
+                statement=c.statement if r.statement is None else r.statement,
+                paper_value=c.paper_value if r.paper_value is None else r.paper_value,
+                reason=r.reason,
+                dataset=r.dataset,
             )
             continue
         if isinstance(r, NotRun):

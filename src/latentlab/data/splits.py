@@ -25,13 +25,14 @@ All randomness comes from ``numpy.random.default_rng(seed)``: same seed, same bi
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
 from latentlab.data._io import load_npz, save_npz
 from latentlab.data.corpus import BowCorpus
+from latentlab.data.tokens import HeldOut, TokenCorpus, group_tokens
 from latentlab.errors import DataError
 
 FORMAT = "latentlab.split"
@@ -285,3 +286,207 @@ def _sparse_rows(rows, vocab) -> BowCorpus:
         cnts.append(r[nz])
         indptr.append(indptr[-1] + len(nz))
     return BowCorpus(np.asarray(indptr), np.concatenate(wids), np.concatenate(cnts), list(vocab))
+
+
+# =====================================================================================
+# Splits of the hdp_pcvb0 study (seed 001): the within-document token split of Sec 6.3
+# (training part kept as a shuffled token stream) and the per-node held-out links of
+# Sec 6.5 (its 90/10 document hold-out of Sec 6.4 is :func:`heldout_docs`).
+# =====================================================================================
+
+
+@dataclass
+class Split:
+    train: TokenCorpus
+    test: HeldOut
+    doc_ids: np.ndarray  # original document id of each kept document
+    info: dict = field(default_factory=dict)
+
+
+def split_within_documents(
+    corpus,
+    frac: float = 0.8,
+    seed: int = 0,
+    short_docs: str = "drop",
+    oov_rule: str = "drop",
+    source: str | None = None,
+) -> Split:
+    """Within-document token split of a :class:`BowCorpus` (seed 001 Sec 6.3: 80/20).
+
+    Each document's tokens are shuffled with a seeded generator and the first
+    ``n_train = clip(round(frac·n_d), 1, n_d − 1)`` go to training, in that shuffled order
+    (Python's round: ties to even; digest 001 §7.8 item 17). Documents with fewer than 2
+    tokens cannot give both parts: ``short_docs="drop"`` removes them (counted in
+    ``info``), ``"error"`` stops naming the document. Test words never seen among the
+    training tokens: ``oov_rule="drop"`` removes those test tokens (counted), ``"keep"``
+    keeps them, ``"error"`` stops. Unlike :func:`token_split` (a file-backed split that
+    keeps every document in both parts), the training part is a token stream."""
+    if not 0 < frac < 1:
+        raise ValueError(f"split_within_documents: frac must be in (0, 1), got {frac}")
+    if short_docs not in ("drop", "error"):
+        raise ValueError(
+            f"split_within_documents: short_docs 'drop' or 'error', got {short_docs!r}"
+        )
+    if oov_rule not in ("drop", "keep", "error"):
+        raise ValueError(
+            f"split_within_documents: oov_rule 'drop', 'keep' or 'error', got {oov_rule!r}"
+        )
+    ptr, w = corpus.to_tokens()
+    V = corpus.n_vocab
+    lens = np.diff(ptr)
+    short = np.flatnonzero(lens < 2)
+    if len(short) and short_docs == "error":
+        raise DataError(
+            source,
+            f"{len(short)} document(s) have fewer than 2 tokens (first: document {short[0]} "
+            f"with {lens[short[0]]}); an 80/20 split needs at least one training and one "
+            "test token (set short_docs: drop to remove them)",
+        )
+    keep = np.flatnonzero(lens >= 2)
+    rng = np.random.default_rng(seed)
+    tr_w, tr_len, te_d, te_w = [], [], [], []
+    for j, d in enumerate(keep):
+        toks = w[ptr[d] : ptr[d + 1]].copy()
+        rng.shuffle(toks)
+        n = len(toks)
+        nt = int(min(max(round(frac * n), 1), n - 1))
+        tr_w.append(toks[:nt])
+        tr_len.append(nt)
+        te_d.append(np.full(n - nt, j, dtype=np.int64))
+        te_w.append(toks[nt:])
+    train_w = np.concatenate(tr_w) if tr_w else np.zeros(0, np.int32)
+    tptr = np.concatenate([[0], np.cumsum(tr_len)]).astype(np.int64)
+    te_d = np.concatenate(te_d) if te_d else np.zeros(0, np.int64)
+    te_w = np.concatenate(te_w) if te_w else np.zeros(0, np.int32)
+    seen = np.zeros(V, dtype=bool)
+    seen[train_w] = True
+    oov = ~seen[te_w]
+    n_oov = int(oov.sum())
+    if n_oov and oov_rule == "error":
+        raise DataError(
+            source,
+            f"{n_oov} test tokens have words never seen in training (first word id "
+            f"{int(te_w[oov][0])}); with AA, τ_v = 0 gives infinite perplexity "
+            "(set oov_rule: drop, or keep with tau_floor > 0)",
+        )
+    if n_oov and oov_rule == "drop":
+        te_d, te_w = te_d[~oov], te_w[~oov]
+    info = {
+        "n_docs_in": int(corpus.n_docs),
+        "n_docs_dropped_short": int(len(short)),
+        "n_train_tokens": int(len(train_w)),
+        "n_test_tokens": int(len(te_w)),
+        "n_test_oov_tokens": n_oov,
+        "oov_rule": oov_rule,
+        "train_frac": frac,
+        "split_seed": int(seed),
+    }
+    return Split(TokenCorpus(tptr, train_w, V), group_tokens(te_d, te_w, V), keep, info)
+
+
+@dataclass
+class LinkTask:
+    """Bags of links with held-out query links (Sec 6.5 protocol, digest §4.6)."""
+
+    corpus: BowCorpus  # node j's training bag: its remaining neighbours (count 1 each)
+    queries: np.ndarray  # query node ids (degree > min_links)
+    positives: list  # per query: held-out neighbours ("relevance")
+    negatives: list  # per query: sampled non-neighbours ("non relevance")
+    info: dict
+
+
+def link_task(
+    edges: np.ndarray,
+    n_nodes: int,
+    min_links: int = 20,
+    test_frac: float = 0.2,
+    seed: int = 0,
+    source: str | None = None,
+) -> LinkTask:
+    """Build the link-prediction task from an undirected edge list.
+
+    * queries: nodes with more than ``min_links`` links ("over 20 links");
+    * each query's links are split 80/20 (seeded); its 20% are positives;
+    * every held-out link is removed from the training graph in both directions (the
+      paper is silent; this avoids leakage through the reverse link);
+    * negatives: as many as the query's training links, drawn uniformly from the nodes not
+      linked to the query in the full graph, excluding the query itself;
+    * nodes left with no training links keep an empty bag (they contribute nothing to
+      training; as candidates they are scored by the prior alone).
+    """
+    e = np.asarray(edges, dtype=np.int64)
+    e = e[e[:, 0] != e[:, 1]]
+    if len(e) == 0:
+        raise DataError(source, "graph has no links")
+    rng = np.random.default_rng(seed)
+    src = np.concatenate([e[:, 0], e[:, 1]])
+    dst = np.concatenate([e[:, 1], e[:, 0]])
+    order = np.lexsort((dst, src))
+    src, dst = src[order], dst[order]
+    ptr = np.concatenate([[0], np.cumsum(np.bincount(src, minlength=n_nodes))])
+    deg = np.diff(ptr)
+    queries = np.flatnonzero(deg > min_links)
+    if len(queries) == 0:
+        raise DataError(source, f"no node has more than {min_links} links; no query set")
+    held = set()
+    positives = []
+    for j in queries:
+        nb = dst[ptr[j] : ptr[j + 1]].copy()
+        rng.shuffle(nb)
+        n_test = max(1, int(round(test_frac * len(nb))))
+        pos = np.sort(nb[:n_test])
+        positives.append(pos)
+        for l_ in pos:
+            held.add((min(j, l_), max(j, l_)))
+    key = np.minimum(src, dst) * n_nodes + np.maximum(src, dst)
+    held_keys = np.array(sorted(a * n_nodes + b for a, b in held), dtype=np.int64)
+    keep = ~np.isin(key, held_keys)
+    tsrc, tdst = src[keep], dst[keep]
+    corpus = BowCorpus.from_triplets(
+        tsrc, tdst, np.ones(len(tsrc), dtype=np.int64), n_nodes, [str(i) for i in range(n_nodes)]
+    )
+    tdeg = np.bincount(tsrc, minlength=n_nodes)
+    negatives = []
+    for j in queries:
+        linked = np.zeros(n_nodes, dtype=bool)
+        linked[dst[ptr[j] : ptr[j + 1]]] = True
+        linked[j] = True
+        cand = np.flatnonzero(~linked)
+        n_neg = int(tdeg[j])
+        if n_neg > len(cand):
+            raise DataError(source, f"node {j}: not enough non-neighbours for {n_neg} negatives")
+        negatives.append(np.sort(rng.choice(cand, n_neg, replace=False)))
+    info = {
+        "n_nodes": int(n_nodes),
+        "n_links": int(len(e)),
+        "n_queries": int(len(queries)),
+        "n_held_out_links": int(len(held)),
+        "n_isolated_after_holdout": int((tdeg == 0).sum()),
+        "min_links_exclusive": int(min_links),
+        "test_frac": test_frac,
+        "seed": int(seed),
+    }
+    return LinkTask(corpus, queries, positives, negatives, info)
+
+
+# =====================================================================================
+# Document completion on (word ids, counts) documents (nonconjugate_vi, seed 002 Sec 5.1).
+# =====================================================================================
+def split_doc_halves(docs: list, seed: int) -> tuple[list, list, np.ndarray]:
+    """Document completion split of documents given as (word ids, counts) (seed 002, digest
+    §4.1 [GAP] rule): expand tokens, permute with one seeded generator over the documents in
+    order, first floor(N/2) observed, rest evaluated. Documents with N < 2 are skipped; the
+    returned index array lists the kept documents."""
+    rng = np.random.default_rng(seed)
+    obs, held, kept = [], [], []
+    for i, (ids, cnt) in enumerate(docs):
+        toks = np.repeat(ids, cnt.astype(np.int64))
+        if len(toks) < 2:
+            continue
+        toks = toks[rng.permutation(len(toks))]
+        h = len(toks) // 2
+        a, b = np.unique(toks[:h], return_counts=True), np.unique(toks[h:], return_counts=True)
+        obs.append((a[0], a[1].astype(float)))
+        held.append((b[0], b[1].astype(float)))
+        kept.append(i)
+    return obs, held, np.asarray(kept)

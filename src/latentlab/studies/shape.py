@@ -151,6 +151,7 @@ class Study:
         self.claim_specs: list = []
         self.claim_fns: dict[str, Callable] = {}
         self.claims_settings: type | None = None
+        self.rule_settings: type | None = None
 
     # ------------------------------------------------------------------ registration
     def _add(self, names, kind, settings, fn, help=""):
@@ -198,6 +199,11 @@ class Study:
 
         return deco
 
+    def rules(self, settings: type) -> None:
+        """Keys of the study's config section that only the rules read (e.g. ``resources``):
+        checked at start-up with the steps' keys, never passed to a step."""
+        self.rule_settings = settings
+
     # ------------------------------------------------------------------ config side
     def config_keys(self, step: str) -> list[str]:
         """Top-level keys of the study's config section that ``step`` reads."""
@@ -207,7 +213,22 @@ class Study:
         return field_names(cls) if cls is not None else []
 
     def all_config_keys(self) -> set[str]:
-        return {k for s in self.steps for k in self.config_keys(s)}
+        keys = {k for s in self.steps for k in self.config_keys(s)}
+        if self.rule_settings is not None:
+            keys |= set(field_names(self.rule_settings))
+        return keys
+
+    def settings(self, step: str, section: dict | None):
+        """The parsed settings of ``step`` from the study's config section (only its keys);
+        ``step="rules"`` gives the rules' own settings. The rules use this so that the
+        defaults live only in the dataclasses."""
+        cls = self.rule_settings if step == "rules" else self.steps[step].settings
+        if cls is None:
+            return None
+        keys = set(field_names(cls))
+        return parse_settings(
+            cls, {k: v for k, v in (section or {}).items() if k in keys}, self.name
+        )
 
     def check_config(self, section: dict) -> None:
         """Stop at start-up on a key no step reads, or a value a step cannot parse."""
@@ -219,12 +240,11 @@ class Study:
                 f"{self.name}.{unknown[0]}",
                 f"unknown key (misspelt?); the steps of {self.name} read {sorted(known)}",
             )
-        for step in self.steps.values():
-            if step.settings is not None:
-                keys = set(field_names(step.settings))
-                parse_settings(
-                    step.settings, {k: v for k, v in section.items() if k in keys}, self.name
-                )
+        classes = [st.settings for st in self.steps.values()] + [self.rule_settings]
+        for cls in classes:
+            if cls is not None:
+                keys = set(field_names(cls))
+                parse_settings(cls, {k: v for k, v in section.items() if k in keys}, self.name)
 
     def check_claims(self) -> None:
         """Every claim that is not ``not_testable`` has a function, and every function a claim."""

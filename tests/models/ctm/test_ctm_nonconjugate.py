@@ -4,8 +4,9 @@ import numpy as np
 import pytest
 from scipy.optimize import approx_fprime
 
+from latentlab.data.splits import split_doc_halves
 from latentlab.errors import DataError
-from latentlab.models.ctm import reference as R
+from latentlab.models.ctm import vi as R
 from latentlab.models.ctm.synthetic import synthetic_ctm
 
 
@@ -150,7 +151,7 @@ def test_empty_document_is_an_error():
 def test_em_runs_deterministic_and_heldout_finite(method):
     docs, _ = synthetic_ctm(40, 80, 4, 40, seed=2)
     lb = R.init_topics(4, 80, 1)
-    obs, held, _ = R.split_halves(docs[:10], 0)
+    obs, held, _ = split_doc_halves(docs[:10], 0)
     out = []
     for _ in range(2):
         model, hist, _ = R.variational_em(docs, lb, method, max_iter=3, tol=0)
@@ -164,7 +165,7 @@ def test_em_runs_deterministic_and_heldout_finite(method):
 
 def test_split_halves_partitions_tokens():
     docs, _ = synthetic_ctm(10, 30, 3, 20, seed=0)
-    obs, held, kept = R.split_halves(docs, 7)
+    obs, held, kept = split_doc_halves(docs, 7)
     for (i_o, c_o), (i_h, c_h), k in zip(obs, held, kept, strict=True):
         tot = np.zeros(30)
         np.add.at(tot, i_o, c_o)

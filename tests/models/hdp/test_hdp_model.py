@@ -5,11 +5,11 @@ import numpy as np
 import pytest
 
 from latentlab.data.corpus import BowCorpus
+from latentlab.data.splits import split_within_documents
+from latentlab.data.synthetic import hdp_tsb_corpus as hdp_corpus
 from latentlab.errors import ConfigError, DataError
 from latentlab.models.hdp import CONFIGS, HDPLDA
-from latentlab.models.hdp.data import split_within_documents
 from latentlab.models.hdp.gibbs import GibbsHDP
-from latentlab.models.hdp.synthetic import hdp_corpus
 from latentlab.models.hdp.updates import FixedPointError
 
 
@@ -33,7 +33,8 @@ def test_every_configuration_runs_and_is_deterministic(split, config):
     np.testing.assert_allclose(m1.ndk.sum(1), split.train.doc_lengths(), rtol=1e-9)
     np.testing.assert_allclose(m1.nkv.sum(0), m1.nk, rtol=1e-9)
     assert m1.Epi.sum() == pytest.approx(1.0)
-    assert np.isclose(m1.theta().sum(1), 1).all() and np.isclose(m1.phi().sum(0), 1).all()
+    assert np.isclose(m1.theta().sum(1), 1).all() and np.isclose(m1.phi().sum(1), 1).all()
+    assert m1.phi().shape == (15, split.train.V)
 
 
 def test_pcvb0_learns_and_improves(split):
@@ -54,12 +55,31 @@ def test_pcvb0_holds_no_variance_counts(split):
 
 
 def test_truncation_below_two_is_refused():
-    with pytest.raises(ConfigError, match="T must be an integer >= 2"):
+    with pytest.raises(ConfigError, match=r"HDPLDA\.T: truncation level T must be an integer"):
         HDPLDA(1)
-    with pytest.raises(ConfigError):
+    with pytest.raises(ConfigError, match=r"GibbsHDP\.T"):
         GibbsHDP(1)
-    with pytest.raises(ConfigError):
+    with pytest.raises(ConfigError, match=r"HDPLDA\.method"):
         HDPLDA(5, method="vb")
+
+
+def test_fit_takes_a_bow_corpus_and_the_callback_stops_it():
+    """One model interface: BowCorpus in, callback(model, info) -> stop."""
+    from latentlab.data.tokens import TokenCorpus
+
+    corpus, _ = hdp_corpus(N=30, V=50, T_true=5, mean_len=20, seed=2)
+    a = HDPLDA(4, "pcvb0", "AS", seed=1).fit(corpus, 3)
+    b = HDPLDA(4, "pcvb0", "AS", seed=1).fit(TokenCorpus.from_bow(corpus), 3)
+    np.testing.assert_array_equal(a.q, b.q)
+    assert a.theta().shape == (30, 4) and a.phi().shape == (4, 50)
+    seen = []
+    m = HDPLDA(4, "cvb0", "AS").fit(
+        corpus, 10, callback=lambda m, i: seen.append(i) or len(seen) == 2
+    )
+    assert m.iteration == 2 and [i["iteration"] for i in seen] == [1, 2]
+    g = GibbsHDP(4, seed=0).fit(corpus, 10, callback=lambda g, i: i["iteration"] == 3)
+    assert g.phi().shape == (4, 50)
+    np.testing.assert_allclose(g.phi().sum(1), 1)
 
 
 def test_short_document_in_split():
@@ -148,7 +168,7 @@ def test_beta_init_readings(split):
 
 def test_fold_in_drops_words_without_training_mass():
     """AA: a held-out document with a word never seen in training (τ_v = 0)."""
-    from latentlab.models.hdp.data import TokenCorpus
+    from latentlab.data.tokens import TokenCorpus
 
     train = TokenCorpus(np.array([0, 4, 8]), np.array([0, 1, 0, 2, 1, 2, 1, 0]), 4)
     m = HDPLDA(3, "pcvb0", "AA").fit(train, 3)

@@ -5,7 +5,7 @@ import pytest
 from scipy.optimize import approx_fprime, minimize
 
 from latentlab.errors import DataError
-from latentlab.models.logreg import reference as B
+from latentlab.models.logreg import vi as B
 from latentlab.models.logreg.hierarchical import fit_hierarchical, niw_map
 from latentlab.models.logreg.synthetic import synthetic_multilabel, synthetic_school
 

@@ -58,78 +58,42 @@ TINY = {
 }
 
 
+def _step(st, step, inputs=None, outputs=None, **wildcards):
+    """Run one step as the rule would: only the config keys its settings declare."""
+    keys = st.config_keys(step)
+    params = {k: v for k, v in TINY.items() if k in ("run", "base_seed", "threads") or k in keys}
+    inputs = {k: v if isinstance(v, list) else [v] for k, v in (inputs or {}).items()}
+    return st.execute(step, params, inputs=inputs, outputs=outputs, wildcards=wildcards)
+
+
 @pytest.fixture(scope="module")
 def outputs(tmp_path_factory):
-    from latentlab.outputs import write_table
-    from latentlab.studies.nonconjugate_vi import blr_runs, claims, ctm_runs
+    from latentlab.studies.shape import load_study
 
+    st = load_study("nonconjugate_vi")
+    st.check_config({k: v for k, v in TINY.items() if k not in ("run", "base_seed", "threads")})
     o = tmp_path_factory.mktemp("ncvi")
-    f = {
-        k: str(o / k)
-        for k in (
-            "sweep.csv",
-            "f5a.png",
-            "f5a.csv",
-            "f5b.png",
-            "f5b.csv",
-            "f2.png",
-            "f2.csv",
-            "f2m.csv",
-            "f6a.png",
-            "f6a.csv",
-            "f6b.png",
-            "f6b.csv",
-            "t1.csv",
-            "t1.md",
-            "t1p.csv",
-            "t2.csv",
-            "t2.md",
-            "t2s.csv",
-            "t2t.csv",
-            "bench.csv",
-            "claims.csv",
-        )
-    }
-    ctm_runs.ctm_sweep(TINY, "a", f["sweep.csv"])
-    ctm_runs.fig5(
-        TINY,
-        [f["sweep.csv"]],
-        {
-            "png_a": f["f5a.png"],
-            "csv_a": f["f5a.csv"],
-            "png_b": f["f5b.png"],
-            "csv_b": f["f5b.csv"],
-        },
-    )
-    ctm_runs.fig2(TINY, {"png": f["f2.png"], "csv": f["f2.csv"], "monotone": f["f2m.csv"]})
-    ctm_runs.fig6(
-        TINY,
-        {
-            "png_a": f["f6a.png"],
-            "csv_a": f["f6a.csv"],
-            "png_b": f["f6b.png"],
-            "csv_b": f["f6b.csv"],
-        },
-    )
-    blr_runs.table1(TINY, {"csv": f["t1.csv"], "md": f["t1.md"], "problems": f["t1p.csv"]})
-    blr_runs.table2(
-        TINY, {"csv": f["t2.csv"], "md": f["t2.md"], "splits": f["t2s.csv"], "tests": f["t2t.csv"]}
-    )
-    write_table(pd.DataFrame(ctm_runs.bench_ctm(TINY) + blr_runs.bench_blr(TINY)), f["bench.csv"])
-    claims.build_claims(
-        TINY,
-        {
-            "fig2_monotone": f["f2m.csv"],
-            "sweeps": [f["sweep.csv"]],
-            "fig6a": f["f6a.csv"],
-            "fig6b": f["f6b.csv"],
-            "bench": f["bench.csv"],
-            "table1": f["t1.csv"],
-            "table2": f["t2.csv"],
-            "table2_tests": f["t2t.csv"],
-        },
-        f["claims.csv"],
-    )
+    f = {k: o / k for k in ("sweep.csv", "traces.csv", "f2m.csv", "hist.csv", "t1p.csv",
+                            "t2s.csv", "bench.csv", "claims.csv")}  # fmt: skip
+    _step(st, "sweep", outputs={"csv": f["sweep.csv"]}, corpus="a")
+    _step(st, "fig2_traces", outputs={"traces": f["traces.csv"], "monotone": f["f2m.csv"]})
+    _step(st, "fig6_history", outputs={"history": f["hist.csv"]})
+    _step(st, "table1_problems", outputs={"problems": f["t1p.csv"]})
+    _step(st, "table2_splits", outputs={"splits": f["t2s.csv"]})
+    _step(st, "bench", outputs={"csv": f["bench.csv"]})
+    for fig, inp in (("fig2", {"traces": f["traces.csv"]}), ("fig5a", {"sweeps": f["sweep.csv"]}),
+                     ("fig5b", {"sweeps": f["sweep.csv"]}), ("fig6a", {"history": f["hist.csv"]}),
+                     ("fig6b", {"history": f["hist.csv"]})):  # fmt: skip
+        f[fig] = o / f"{fig}.csv"
+        _step(st, fig, inp, {"png": o / f"{fig}.png"})
+    for tab, inp in (("table1", {"problems": f["t1p.csv"]}), ("table2", {"splits": f["t2s.csv"]}),
+                     ("table2_tests", {"splits": f["t2s.csv"]})):  # fmt: skip
+        f[tab] = o / f"{tab}.csv"
+        _step(st, tab, inp, {"csv": f[tab]})
+    _step(st, "claims", {"fig2_monotone": f["f2m.csv"], "sweeps": f["sweep.csv"],
+                         "fig6a": f["fig6a"], "fig6b": f["fig6b"], "bench": f["bench.csv"],
+                         "table1": f["table1"], "table2": f["table2"],
+                         "table2_tests": f["table2_tests"]}, {"csv": f["claims.csv"]})  # fmt: skip
     return f
 
 
@@ -140,10 +104,10 @@ def test_sweep_is_complete_and_finite(outputs):
 
 
 def test_tables_have_paper_columns(outputs):
-    t1 = pd.read_csv(outputs["t1.csv"])
+    t1 = pd.read_csv(outputs["table1"])
     assert set(t1.method) == {"jj", "laplace", "delta", "jj_seq"}
     assert {"paper_accuracy_pct", "paper_loglik", "p_accuracy_vs_jj"} <= set(t1.columns)
-    t2 = pd.read_csv(outputs["t2.csv"])
+    t2 = pd.read_csv(outputs["table2"])
     assert len(t2) == 3 * 4 and set(t2.setting) == {"separate", "pooled", "hierarchical"}
 
 
@@ -155,7 +119,40 @@ def test_claims_valid_and_exact_checks_reproduced(outputs):
 
 
 def test_real_spec_without_data_is_clear_error(tmp_path):
+    from latentlab.errors import ConfigError
     from latentlab.studies.nonconjugate_vi.data import load_ctm_corpus
+    from latentlab.studies.nonconjugate_vi.study import CorpusSpec
 
+    spec = CorpusSpec(name="x", kind="real", dataset="x")
     with pytest.raises((DataError, FileNotFoundError)):
-        load_ctm_corpus({"name": "x", "kind": "real", "path": str(tmp_path / "none.npz")}, 0)
+        load_ctm_corpus(spec, 0, tmp_path / "none.npz")
+    with pytest.raises(ConfigError, match="canonical file"):
+        load_ctm_corpus(spec, 0)
+
+
+def test_claims_rows_and_figures(outputs):
+    df = read_claims(outputs["claims.csv"])
+    assert set(df[df.claim_id.str.startswith("T1-")].verdict) == {"not_testable"}
+    assert set(df[df.claim_id.isin(["C1", "C2", "C3", "C4", "C5"])].data_kind) == {"identity"}
+    assert df[df.claim_id == "C8-laplace"].tolerance.eq("ge -1e-12").all()
+    assert len(pd.read_csv(outputs["fig5a"])) == 3 * 3
+
+
+def test_misspelt_keys_are_named():
+    from latentlab.errors import ConfigError
+    from latentlab.studies.shape import load_study
+
+    st = load_study("nonconjugate_vi")
+    sec = {k: v for k, v in TINY.items() if k not in ("run", "base_seed", "threads")}
+    with pytest.raises(ConfigError, match=r"nonconjugate_vi\.ctm\.em_max_iters"):
+        st.check_config({**sec, "ctm": {**sec["ctm"], "em_max_iters": 2}})
+    with pytest.raises(ConfigError, match=r"nonconjugate_vi\.blr\.methods\[0\]"):
+        st.check_config({**sec, "blr": {**sec["blr"], "methods": ["laplce"]}})
+
+
+def test_tolerance_change_reruns_only_the_claims(tmp_path, rules_changed):
+    """Snakemake reruns a job when its params change: a claims tolerance must reach only the
+    claims step, never a fit."""
+    assert rules_changed(
+        "nonconjugate_vi", {"nonconjugate_vi": {"claims": {"p_value": 0.01}}}, tmp_path
+    ) == {"nonconjugate_vi_claims"}

@@ -1,5 +1,5 @@
 """Numba kernel of the Laplace-VI per-document loop for the CTM (same maths as
-:func:`latentlab.models.ctm.reference.laplace_doc`; agreement is tested).
+:func:`latentlab.models.ctm.vi.laplace_doc`; agreement is tested).
 
 Sec. 3.1 / Appendix B of Wang & Blei (2013): alternate the Newton maximisation of
 f(theta) = theta^T nbar - N lse(theta) - 1/2 (theta-mu0)^T P (theta-mu0) + const and the exact
@@ -217,7 +217,7 @@ def _lbfgs_max(m0, v, nbar, N, mu, P, Pd, gtol, max_iter, hist):
 
 @njit(cache=True)
 def delta_doc_nb(counts, lbw, mu, P, logdetS, m0, tol, max_iter, inner, gtol, max_lbfgs):
-    """Delta-method VI for one CTM document (diagonal V), same loop as reference.delta_doc.
+    """Delta-method VI for one CTM document (diagonal V), same loop as vi.delta_doc.
 
     The L-BFGS stops when max |grad| < gtol * max(N, 1) (the gradient scales with the document
     length N) or after ``max_lbfgs`` iterations.

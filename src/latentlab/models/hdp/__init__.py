@@ -5,8 +5,12 @@
 * :mod:`.kernels`   — numba sweeps, log-zero statistics, predictive (word-major V x T)
 * :mod:`.reference` — plain-numpy versions of the kernels (the tests' oracle)
 * :mod:`.gibbs`     — collapsed Gibbs sampler for the same truncated model (Eqs 13–16)
-* :mod:`.data`      — token streams and the 80/20 within-document split (Eqs 36–37)
-* :mod:`.synthetic` — HDP corpora with known π, a labelled variant, a bag-of-links graph
+
+Models take a :class:`~latentlab.data.corpus.BowCorpus` (or a token stream,
+:mod:`latentlab.data.tokens`); the 80/20 within-document split is
+:func:`latentlab.data.splits.split_within_documents`; the synthetic corpora are in
+:mod:`latentlab.data.synthetic`. Errors name the models' own parameters (``HDPLDA.T``,
+``HDPOptions.beta_init``); the study maps them to its config keys.
 """
 
 from latentlab.models.hdp.model import CONFIGS, HDPLDA, METHODS, PRIORS, HDPOptions

@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from latentlab.data.tokens import HeldOut, as_tokens
 from latentlab.errors import ConfigError
 from latentlab.models.hdp import kernels
-from latentlab.models.hdp.data import HeldOut, TokenCorpus
 from latentlab.models.hdp.model import perplexity
 from latentlab.models.hdp.updates import Hyperprior
 
@@ -34,7 +34,7 @@ class GibbsHDP:
         seed: int = 0,
     ):
         if int(T) != T or T < 2:
-            raise ConfigError("hdp_pcvb0.T", f"truncation level T must be an integer >= 2, got {T}")
+            raise ConfigError("GibbsHDP.T", f"truncation level T must be an integer >= 2, got {T}")
         self.T = int(T)
         self.alpha0 = float(alpha0)
         self.gamma0 = float(gamma0)
@@ -42,7 +42,10 @@ class GibbsHDP:
         self.hp = hyperprior or Hyperprior()
         self.rng = np.random.default_rng(seed)
 
-    def fit(self, data: TokenCorpus, n_iter: int = 100, callback=None) -> GibbsHDP:
+    def fit(self, corpus, n_iter: int = 100, callback=None) -> GibbsHDP:
+        """``n_iter`` sweeps on ``corpus`` (BowCorpus or TokenCorpus); ``callback(model,
+        info)`` after each stops the run when it returns True (``info``: iteration)."""
+        data = as_tokens(corpus)
         T, V, N = self.T, data.V, data.n_docs
         rng = self.rng
         self.data = data
@@ -81,8 +84,8 @@ class GibbsHDP:
             )
             rate = self.hp.b_gamma - np.log1p(-self.pit[:-1]).sum()
             self.gamma0 = rng.gamma(self.hp.a_gamma + T - 1, 1.0 / rate)
-            if callback is not None:
-                callback(self, {"iteration": it})
+            if callback is not None and callback(self, {"iteration": it}):
+                break
         return self
 
     @staticmethod
@@ -95,11 +98,15 @@ class GibbsHDP:
         return th / th.sum(1, keepdims=True)
 
     def phi(self) -> np.ndarray:
+        """Topic-word point estimate, T x W."""
+        return self.phi_vk().T
+
+    def phi_vk(self) -> np.ndarray:
         return (self.nkv + self.beta_v[:, None]) / (self.nk + self.beta0)[None, :]
 
     def perplexity(self, test: HeldOut) -> float:
         """Eqs 36–37 at the current sample's point estimates."""
-        return perplexity(self.theta(), self.phi(), test)
+        return perplexity(self.theta(), self.phi_vk(), test)
 
     def table_bound_holds(self) -> bool:
         """Claim C14: Σ_d I(n_dk ≥ 1) ≤ m_·k for every topic k."""

@@ -26,9 +26,9 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 from scipy.special import digamma, polygamma
 
+from latentlab.data.tokens import HeldOut, TokenCorpus, as_tokens
 from latentlab.errors import ConfigError, DataError, DivergenceError
 from latentlab.models.hdp import kernels, updates
-from latentlab.models.hdp.data import HeldOut, TokenCorpus
 from latentlab.models.hdp.updates import FixedPointError, Hyperprior
 
 log = logging.getLogger(__name__)
@@ -86,7 +86,7 @@ class HDPOptions:
         known = {f for f in cls.__dataclass_fields__}
         bad = sorted(set(d) - known)
         if bad:
-            raise ConfigError("hdp_pcvb0.options", f"unknown option(s) {bad}")
+            raise ConfigError(f"HDPOptions.{bad[0]}", f"unknown option(s) {bad}")
         return cls(hyperprior=hp, **d)
 
 
@@ -103,21 +103,21 @@ class HDPLDA:
         entropy_iterations: int = 10,
     ):
         if int(T) != T or T < 2:
-            raise ConfigError("hdp_pcvb0.T", f"truncation level T must be an integer >= 2, got {T}")
+            raise ConfigError("HDPLDA.T", f"truncation level T must be an integer >= 2, got {T}")
         if method not in METHODS:
-            raise ConfigError("hdp_pcvb0.method", f"{method!r} not in {METHODS}")
+            raise ConfigError("HDPLDA.method", f"{method!r} not in {METHODS}")
         if prior not in PRIORS:
-            raise ConfigError("hdp_pcvb0.prior", f"{prior!r} not in {PRIORS}")
+            raise ConfigError("HDPLDA.prior", f"{prior!r} not in {PRIORS}")
         self.T = int(T)
         self.method = method
         self.prior = prior
         self.opt = options if isinstance(options, HDPOptions) else HDPOptions.from_dict(options)
         if self.opt.beta_init not in ("literal", "per_V", "unnormalised"):
-            raise ConfigError("hdp_pcvb0.options.beta_init", f"unknown {self.opt.beta_init!r}")
+            raise ConfigError("HDPOptions.beta_init", f"unknown {self.opt.beta_init!r}")
         if self.opt.cvb_denominator not in ("G", "E") or self.opt.cvb_predictive not in ("G", "E"):
-            raise ConfigError("hdp_pcvb0.options", "cvb_denominator/cvb_predictive: 'G' or 'E'")
+            raise ConfigError("HDPOptions", "cvb_denominator/cvb_predictive: 'G' or 'E'")
         if self.opt.q_dtype not in ("float64", "float32"):
-            raise ConfigError("hdp_pcvb0.options.q_dtype", "float64 or float32")
+            raise ConfigError("HDPOptions.q_dtype", "float64 or float32")
         self.seed = int(seed)
         self.entropy_iterations = int(entropy_iterations)
         self.second_order = method in ("cvb", "pcvb")
@@ -341,13 +341,15 @@ class HDPLDA:
         self.last_Es_k = s_k
 
     # ------------------------------------------------------------- fit / eval
-    def fit(self, data: TokenCorpus, n_iter: int = 100, callback=None) -> HDPLDA:
-        """Initialise (§3.7) and run ``n_iter`` iterations; ``callback(model, info)`` each."""
-        self._init(data)
+    def fit(self, corpus, n_iter: int = 100, callback=None) -> HDPLDA:
+        """Initialise (§3.7) and run ``n_iter`` iterations on ``corpus`` (a BowCorpus, or a
+        TokenCorpus whose token order is kept); ``callback(model, info)`` after each
+        iteration stops the fit when it returns True (``info``: iteration, entropy, seconds)."""
+        self._init(as_tokens(corpus))
         for _ in range(n_iter):
             info = self.step()
-            if callback is not None:
-                callback(self, info)
+            if callback is not None and callback(self, info):
+                break
         return self
 
     def prior_weights(self) -> tuple[np.ndarray, np.ndarray]:
@@ -359,19 +361,23 @@ class HDPLDA:
         return self.G_alpha0 * self.G_pi, self.G_beta0 * self.G_tau
 
     def theta(self) -> np.ndarray:
-        """E[θ_dk] = (α0π_k + E[n_dk]) / Σ_k' (·) (Sec 6.4; Eq 37 first factor)."""
+        """E[θ_dk] (documents x T) = (α0π_k + E[n_dk]) / Σ_k' (·) (Sec 6.4; Eq 37 first factor)."""
         ap, _ = self.prior_weights()
         th = self.ndk + ap[None, :]
         return th / th.sum(1, keepdims=True)
 
     def phi(self) -> np.ndarray:
-        """(β0τ_v + E[n_kv]) / (β0 + E[n_k]), word-major V x T (Eq 37 second factor)."""
+        """(β0τ_v + E[n_kv]) / (β0 + E[n_k]) as T x W (Eq 37 second factor)."""
+        return self.phi_vk().T
+
+    def phi_vk(self) -> np.ndarray:
+        """:meth:`phi` word-major (V x T), the layout of the kernels."""
         _, bt = self.prior_weights()
         return (self.nkv + bt[:, None]) / (self.nk + bt.sum())[None, :]
 
     def perplexity(self, test: HeldOut) -> float:
         """Eq 36 with the predictive Eq 37 over held-out tokens of the training documents."""
-        return perplexity(self.theta(), self.phi(), test)
+        return perplexity(self.theta(), self.phi_vk(), test)
 
     def effective_topics(self, threshold: float = 1.0) -> int:
         """Topics with E[n_k] ≥ threshold tokens (digest §7.8, item 19)."""
@@ -384,13 +390,14 @@ class HDPLDA:
             names += ["vdk", "vkv", "vk"]
         return int(sum(getattr(self, n).nbytes for n in names))
 
-    def fold_in(self, docs: TokenCorpus, n_iter: int = 100, seed: int = 0) -> np.ndarray:
+    def fold_in(self, docs, n_iter: int = 100, seed: int = 0) -> np.ndarray:
         """E[θ] of unseen documents with the global statistics frozen (Sec 6.4 [AMBIG]).
 
         Runs the method's own token update over each document's tokens for ``n_iter``
         sweeps using only that document's E[n_dk] (and V[n_dk]); nkv, nk stay fixed.
         """
         T = self.T
+        docs = as_tokens(docs)
         # Words with no training mass (AA: τ_v = 0 and E[n_kv] = 0, Eq 31) have zero
         # probability under every topic: they carry no information and are left out.
         known = (self.beta_v[docs.words] + self.nkv[docs.words].sum(1)) > 0

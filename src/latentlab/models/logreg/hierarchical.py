@@ -20,7 +20,7 @@ import logging
 
 import numpy as np
 
-from latentlab.models.logreg import reference as blr
+from latentlab.models.logreg import vi as blr
 from latentlab.models.nonconjugate.core import GaussianQ
 
 log = logging.getLogger(__name__)

@@ -154,13 +154,12 @@ def _fit_cgs(train, K, s, seed, ev, n_chk):
 
 def _fit_hdp(train, K, s, seed, ev, n_chk):
     from latentlab.models.hdp import HDPLDA
-    from latentlab.models.hdp.data import TokenCorpus
 
     m = HDPLDA(K, s.method, s.prior, options=dict(s.options), seed=seed)
     clock = _Clock(s.n_iter, n_chk, ev, f"HDP-{s.method.upper()}")
 
     def phi_alpha():
-        return m.phi(), m.prior_weights()[0]
+        return m.phi_vk(), m.prior_weights()[0]
 
     state = {"i": 0}
 
@@ -168,7 +167,7 @@ def _fit_hdp(train, K, s, seed, ev, n_chk):
         state["i"] += 1
         clock.tick(state["i"], phi_alpha)
 
-    m.fit(TokenCorpus.from_bow(train), s.n_iter, callback=cb)
+    m.fit(train, s.n_iter, callback=cb)
     f = Fitted(*phi_alpha(), m.nk.copy(), clock.close(), s.n_iter, clock.curve)
     f.extra.update(topics_used=m.effective_topics(1.0), alpha0=float(m.alpha0),
                    beta0=float(m.beta0), gamma0=float(m.gamma0))  # fmt: skip
@@ -178,7 +177,7 @@ def _fit_hdp(train, K, s, seed, ev, n_chk):
 def _fit_ctm(train, K, s, seed, ev_split, n_chk):
     """CTM by Laplace VI: EM runs until ``em_tol`` or ``em_max_iter``; the curve has one
     point per EM iteration (the held-out evaluation is outside the timed region)."""
-    from latentlab.models.ctm import reference as R
+    from latentlab.models.ctm import vi as R
 
     docs = R.corpus_to_docs(train)
     opts = {"tol": s.estep_tol, "max_iter": s.estep_max_iter}

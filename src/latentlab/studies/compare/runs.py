@@ -21,8 +21,7 @@ def split(ctx) -> None:
     """Seeded document split (test_frac held out, at most max_test_docs), then each held-out
     document's tokens into observed / scored parts (document completion). Empty documents
     and held-out documents with fewer than 2 tokens are left out (counted in info)."""
-    from latentlab.data.splits import doc_split
-    from latentlab.data.splits import completion_split
+    from latentlab.data.splits import completion_split, doc_split
 
     s = ctx.settings
     for key in ("test_frac", "observed_frac"):

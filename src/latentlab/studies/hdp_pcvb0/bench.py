@@ -27,23 +27,29 @@ import tracemalloc
 
 import numpy as np
 
+from latentlab.studies.hdp_pcvb0.study import STUDY, BenchSettings
+
 log = logging.getLogger("latentlab.hdp_pcvb0")
+
+
+def _split(inp, split_kw):
+    from latentlab.data.splits import split_within_documents
+    from latentlab.studies.hdp_pcvb0.runs import load_corpus
+
+    return split_within_documents(load_corpus(inp), source=str(inp), **split_kw)
 
 
 def _child(args):
     """Fit one configuration for a few iterations in a fresh process."""
-    params, inp, config, T, n_iter = args
+    inp, split_kw, options, seed, config, T, n_iter = args
     from latentlab.bench import peak_rss_mb
-    from latentlab.models.hdp import HDPLDA
-    from latentlab.studies.hdp_pcvb0.experiments import _load_corpus, _split, model_options
+    from latentlab.studies.hdp_pcvb0.runs import new_model
 
-    corpus = _load_corpus(inp)
-    split = _split(params, corpus, inp)
+    split = _split(inp, split_kw)
     base = peak_rss_mb()
     if config == "baseline":
         return {"baseline_rss_mb": base}
-    method, prior = config.split("_")
-    m = HDPLDA(T, method, prior, options=model_options(params), seed=int(params["base_seed"]))
+    m = new_model(T, config, options=options, seed=seed, task="bench")
     m._init(split.train)
     tracemalloc.start()  # numpy reports its buffers: per-iteration temporaries
     secs = []
@@ -185,26 +191,37 @@ def _gensim(split, T, seconds, seed):
     }
 
 
-def run_bench(params: dict, inp: str, out_csv: str) -> None:
+@STUDY.run("bench", settings=BenchSettings)
+def run_bench(ctx) -> None:
+    """bench.csv: time, memory, lines of code, libraries (one process per measurement)."""
     import pandas as pd
 
     from latentlab.bench import machine_peaks
-    from latentlab.models.hdp import CONFIGS, HDPLDA
     from latentlab.outputs import write_table
-    from latentlab.studies.hdp_pcvb0.experiments import _load_corpus, _split, model_options
+    from latentlab.studies.hdp_pcvb0.runs import new_model
 
     logging.getLogger("gensim").setLevel(logging.WARNING)
-    b = params.get("bench", {})
-    Ts = [int(t) for t in b.get("T", [100, 300])]
-    n_iter = int(b.get("iterations", 3))
-    ctx = mp.get_context("spawn")
+    b = ctx.settings.bench
+    p = ctx.settings.perplexity
+    inp = str(ctx.input("data"))
+    split_kw = {"frac": p.train_frac, "seed": ctx.seed(p.split_seed),
+                "short_docs": p.short_docs, "oov_rule": p.oov_rule}  # fmt: skip
+    opts = ctx.settings.options
+    seed = ctx.seed(0)
+    Ts = list(b.T)
+    n_iter = b.iterations
+    pctx = mp.get_context("spawn")
     rows = []
     loc = lines_of_code()
-    with ctx.Pool(1, maxtasksperchild=1) as pool:
-        base = pool.apply(_child, ((params, inp, "baseline", 2, 0),))["baseline_rss_mb"]
+
+    def job(config, T, n):
+        return ((inp, split_kw, opts, seed, config, T, n),)
+
+    with pctx.Pool(1, maxtasksperchild=1) as pool:
+        base = pool.apply(_child, job("baseline", 2, 0))["baseline_rss_mb"]
         for T in Ts:
-            for config in b.get("configs", list(CONFIGS)):
-                r = pool.apply(_child, ((params, inp, config, T, n_iter),))
+            for config in b.configs:
+                r = pool.apply(_child, job(config, T, n_iter))
                 method, prior = config.split("_")
                 log.info("bench %s T=%d: %s", config, T, r)
                 rows.append(
@@ -220,21 +237,17 @@ def run_bench(params: dict, inp: str, out_csv: str) -> None:
                         "loc": loc[method],
                     }
                 )
-        for T in [int(t) for t in b.get("sweep_T", [])]:  # the brief: PCVB0 at T = 300 on KOS
-            r = pool.apply(_child, ((params, inp, "pcvb0_AS", T, 2),))
+        for T in b.sweep_T:  # the brief: PCVB0 at T = 300 on KOS
+            r = pool.apply(_child, job("pcvb0_AS", T, 2))
             log.info("bench sweep pcvb0_AS T=%d: %s", T, r)
             rows.append({"kind": "sweep", "config": "pcvb0_AS", "method": "pcvb0",
                          "prior": "AS", "T": T, **r, "baseline_rss_mb": base})  # fmt: skip
     # libraries on the same split, against PCVB0's perplexity at the same wall time
-    corpus = _load_corpus(inp)
-    split = _split(params, corpus, inp)
-    T_lib = int(b.get("library_T", max(Ts)))
-    secs = float(b.get("library_seconds", 60))
-    seed = int(params.get("base_seed", 0))
+    split = _split(inp, split_kw)
+    T_lib = b.library_T if b.library_T is not None else max(Ts)
+    secs = b.library_seconds
     trace = []
-    m = HDPLDA(
-        T_lib, "pcvb0", b.get("library_prior", "AS"), options=model_options(params), seed=seed
-    )
+    m = new_model(T_lib, f"pcvb0_{b.library_prior}", options=opts, seed=seed, task="bench")
     t_start = time.perf_counter()
     m._init(split.train)
     while time.perf_counter() - t_start < secs * 1.05 and m.iteration < 1000:
@@ -243,14 +256,14 @@ def run_bench(params: dict, inp: str, out_csv: str) -> None:
     trace = np.array(trace)
     libs = {}
     for name, fn in (("tomotopy.HDPModel", _tomotopy), ("gensim.HdpModel", _gensim)):
-        if name.split(".")[0] not in b.get("libraries", ["tomotopy", "gensim"]):
+        if name.split(".")[0] not in b.libraries:
             continue
         try:
             libs[name] = fn(split, T_lib, secs, seed)
         except Exception as e:  # a third-party failure is a recorded result, not a crash
             libs[name] = {"status": f"failed: {type(e).__name__}: {e}"}
         log.info("bench %s: %s", name, libs[name])
-    libs[f"latentlab PCVB0 {b.get('library_prior', 'AS')}"] = {
+    libs[f"latentlab PCVB0 {b.library_prior}"] = {
         "status": "ok",
         "wall_seconds": float(trace[-1, 0]),
         "perplexity": float(trace[-1, 1]),
@@ -273,7 +286,7 @@ def run_bench(params: dict, inp: str, out_csv: str) -> None:
     df = pd.DataFrame(rows)
     peaks = machine_peaks()
     meta = {
-        "bench": b,
+        **ctx.meta(),
         "n_train_tokens": split.train.n_tokens,
         "machine": peaks,
         "loadavg": os.getloadavg(),
@@ -281,4 +294,4 @@ def run_bench(params: dict, inp: str, out_csv: str) -> None:
         "note": "time per iteration = median of the measured sweeps incl. global updates; "
         "the machine is shared, so times are noisy",
     }
-    write_table(df, out_csv, meta=meta, allow_nan=True)
+    write_table(df, ctx.output("csv"), meta=meta, allow_nan=True)

@@ -1,4 +1,9 @@
-"""Figures 1–5 of seed 001 from the raw run JSONs (each with the CSV of what it plots)."""
+"""Figures 1–5 of seed 001 from the raw run JSONs (each with the CSV of what it plots).
+
+Registry: ``fig1`` (inputs ``runs`` = perplexity JSONs of the first dataset, ``bench``),
+``fig2`` and ``fig3`` (``runs`` = perplexity JSONs), ``fig4`` (kNN JSONs), ``fig5``
+(link JSONs).
+"""
 
 from __future__ import annotations
 
@@ -8,7 +13,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from latentlab.outputs import write_figure
+from latentlab.studies.hdp_pcvb0.study import STUDY
+from latentlab.studies.shape import FigureOutput
 
 BINS = [  # Fig 2 bins, written high → low in the document (digest §4.3 [AMBIG] closedness)
     ("over 0.1", 0.1, np.inf),
@@ -60,7 +66,7 @@ def perplexity_table(results: list[dict]) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def fig2(results: list[dict], png: str, csv: str, meta: dict) -> pd.DataFrame:
+def fig2(results: list[dict]):
     """Histogram of E[α0π_k] under CVB AA at trace_T (and PCVB0 AA alongside)."""
     from latentlab.plotting import figure
 
@@ -108,11 +114,10 @@ def fig2(results: list[dict], png: str, csv: str, meta: dict) -> pd.DataFrame:
     ax.set_ylim(0, 100)
     ax.set_title(f"CVB AA, T = {int(cv['T'].iloc[0]) if len(cv) else '?'}")
     ax.legend()
-    write_figure(fig, png, agg, csv, meta=meta)
-    return agg
+    return fig, agg
 
 
-def fig3(results: list[dict], png: str, csv: str, meta: dict) -> pd.DataFrame:
+def fig3(results: list[dict]):
     """Left: perplexity vs T after the last iteration; right: vs iteration at trace_T."""
     from latentlab.plotting import figure
 
@@ -179,11 +184,10 @@ def fig3(results: list[dict], png: str, csv: str, meta: dict) -> pd.DataFrame:
         right.set_title(f"{ds} (T={int(tt.iloc[0]) if len(tt) else '?'})")
         right.set_xlabel("# of iterations")
     axes[0][1].legend(fontsize=6, ncol=2)
-    write_figure(fig, png, agg, csv, meta=meta)
-    return agg
+    return fig, agg
 
 
-def _metric_fig(results, key, ylabel, png, csv, meta, sub=None):
+def _metric_fig(results, key, ylabel, sub=None):
     from latentlab.plotting import figure
 
     rows = []
@@ -235,21 +239,20 @@ def _metric_fig(results, key, ylabel, png, csv, meta, sub=None):
         ax.set_xlabel("T")
         ax.set_ylabel(ylabel)
     axes[0][0].legend(fontsize=6, ncol=2)
-    write_figure(fig, png, agg, csv, meta=meta)
-    return agg
+    return fig, agg
 
 
-def fig4(results, png, csv, meta):
+def fig4(results):
     """7-NN accuracy by Hellinger distance vs T (k = 1 in the CSV as sensitivity)."""
-    return _metric_fig(results, "accuracy", "Accuracy", png, csv, meta, sub="7")
+    return _metric_fig(results, "accuracy", "Accuracy", sub="7")
 
 
-def fig5(results, png, csv, meta):
+def fig5(results):
     """Link-prediction MAP vs T."""
-    return _metric_fig(results, "map", "MAP", png, csv, meta)
+    return _metric_fig(results, "map", "MAP")
 
 
-def fig1(bench_csv: str, ppl: pd.DataFrame, png: str, csv: str, meta: dict) -> pd.DataFrame:
+def fig1(bench_csv, ppl: pd.DataFrame):
     """Fig 1 as measured numbers: memory, time per iteration, LOC, final perplexity."""
     from latentlab.plotting import figure
 
@@ -293,5 +296,21 @@ def fig1(bench_csv: str, ppl: pd.DataFrame, png: str, csv: str, meta: dict) -> p
         ax.bar(range(len(df)), df[col], color=[STYLE[m][0] for m in df.method], alpha=0.8)
         ax.set_xticks(range(len(df)), [_label(c) for c in df.config], rotation=90, fontsize=6)
         ax.set_title(lab, fontsize=8)
-    write_figure(fig, png, df, csv, meta=meta)
-    return df
+    return fig, df
+
+
+# ------------------------------------------------------------------ registry
+@STUDY.figure("fig1")
+def _fig1(ctx) -> FigureOutput:
+    """Fig 1 as measured numbers (bench.csv and the first perplexity dataset)."""
+    runs = ctx.input_list("runs")
+    fig, df = fig1(ctx.input("bench"), perplexity_table(load_runs(runs)))
+    return FigureOutput(fig, df, {"inputs": [str(p) for p in runs]})
+
+
+@STUDY.figure("fig2", "fig3", "fig4", "fig5")
+def _from_runs(ctx) -> FigureOutput:
+    """Figs 2–5 from the run JSONs of their kind."""
+    runs = ctx.input_list("runs")
+    fig, df = {"fig2": fig2, "fig3": fig3, "fig4": fig4, "fig5": fig5}[ctx.step](load_runs(runs))
+    return FigureOutput(fig, df, {"inputs": [str(p) for p in runs]})

@@ -1,11 +1,10 @@
 """Inputs of the nonconjugate_vi study: synthetic stand-ins (smoke) or canonical real data.
 
-A corpus spec (config ``nonconjugate_vi.ctm.corpora``) is either
-``{name, kind: synthetic, n_docs, n_vocab, K_true, mean_len}`` or
-``{name, kind: real, dataset, path, max_docs, min_doc_len, vocab_max}`` where ``path`` is the
-canonical corpus under results/{run}/data/<dataset>/ (rules/data.smk). Real corpora may be
-subsampled (``max_docs``, seeded) and the vocabulary pruned to the ``vocab_max`` most frequent
-terms (a recorded choice, digest §5: 20 Newsgroups' vocabulary is much larger than NYT's).
+Specs are the settings dataclasses of :mod:`.study`; a real spec's file is given by the rule
+(``path``), never built here. Real corpora may be subsampled (``max_docs``, seeded) and the
+vocabulary pruned to the ``vocab_max`` most frequent terms
+(:func:`latentlab.data.corpus.keep_top_words`; digest §5: 20 Newsgroups' vocabulary is much
+larger than NYT's).
 """
 
 from __future__ import annotations
@@ -15,88 +14,62 @@ import numpy as np
 from latentlab.errors import ConfigError, DataError
 
 
-def real_path(spec: dict, run: str) -> str:
-    """Canonical file of a real dataset: ``spec['path']`` or results/{run}/data/<dataset>/."""
-    return spec.get("path") or f"results/{run}/data/{spec['dataset']}/dataset.npz"
+def _need(path, what):
+    if path is None:
+        raise ConfigError(what, "a real dataset needs its canonical file (the rule's input)")
+    return path
 
 
-def load_ctm_corpus(spec: dict, seed: int, run: str = "smoke"):
+def load_ctm_corpus(spec, seed: int, path=None):
     """Returns (docs, n_vocab, info) with docs a list of (ids, counts)."""
-    kind = spec.get("kind", "synthetic")
-    if kind == "synthetic":
+    if spec.kind == "synthetic":
         from latentlab.models.ctm.synthetic import synthetic_ctm
 
-        docs, truth = synthetic_ctm(
-            int(spec["n_docs"]),
-            int(spec["n_vocab"]),
-            int(spec["K_true"]),
-            float(spec["mean_len"]),
-            seed,
-        )
-        info = {"data_kind": "synthetic", "K_true": int(spec["K_true"])}
-        return docs, int(spec["n_vocab"]), info
-    if kind != "real":
-        raise ConfigError(f"nonconjugate_vi.ctm.corpora[{spec.get('name')}].kind", "synthetic|real")
+        docs, _ = synthetic_ctm(spec.n_docs, spec.n_vocab, spec.K_true, float(spec.mean_len), seed)
+        return docs, spec.n_vocab, {"data_kind": "synthetic", "K_true": spec.K_true}
+    from latentlab.data.corpus import keep_top_words
     from latentlab.data.prepare import load_dataset
 
-    path = real_path(spec, run)
-    corpus = load_dataset(path)
-    X = corpus  # BowCorpus
+    path = _need(path, f"nonconjugate_vi.ctm.corpora[{spec.name}]")
+    X = load_dataset(path)
     rng = np.random.default_rng(seed)
-    ids = np.arange(X.n_docs)
-    lens = X.doc_lengths()
-    ids = ids[lens >= int(spec.get("min_doc_len", 2))]
-    max_docs = spec.get("max_docs")
-    if max_docs and len(ids) > int(max_docs):
-        ids = np.sort(rng.choice(ids, int(max_docs), replace=False))
+    ids = np.arange(X.n_docs)[X.doc_lengths() >= spec.min_doc_len]
+    if spec.max_docs and len(ids) > spec.max_docs:
+        ids = np.sort(rng.choice(ids, spec.max_docs, replace=False))
     sub = X.subset(ids)
-    vocab_max = spec.get("vocab_max")
-    keep = None
-    if vocab_max and sub.n_vocab > int(vocab_max):
-        freq = np.bincount(sub.word_ids, weights=sub.counts, minlength=sub.n_vocab)
-        keep = np.sort(np.argsort(-freq, kind="stable")[: int(vocab_max)])
-    remap = None
-    if keep is not None:
-        remap = -np.ones(sub.n_vocab, dtype=np.int64)
-        remap[keep] = np.arange(len(keep))
+    if spec.vocab_max and sub.n_vocab > spec.vocab_max:
+        sub = keep_top_words(sub, spec.vocab_max)
     docs = []
     for d in range(sub.n_docs):
         w, c = sub.doc(d)
-        w = np.asarray(w, dtype=np.int64)
-        c = np.asarray(c, dtype=float)
-        if remap is not None:
-            k = remap[w] >= 0
-            w, c = remap[w[k]], c[k]
+        w, c = np.asarray(w, dtype=np.int64), np.asarray(c, dtype=float)
         if c.sum() >= 2:
             docs.append((w, c))
     if not docs:
         raise DataError(path, "no documents left after subsampling/pruning")
-    V = sub.n_vocab if keep is None else len(keep)
     info = {
-        "data_kind": spec.get("data_kind", "real"),
-        "stands_in_for": spec.get("stands_in_for"),
-        "dataset": spec.get("dataset"),
+        "data_kind": spec.data_kind,
+        "stands_in_for": spec.stands_in_for,
+        "dataset": spec.dataset,
         "n_docs_source": X.n_docs,
         "n_docs_used": len(docs),
-        "n_vocab_used": V,
+        "n_vocab_used": sub.n_vocab,
         "n_tokens_used": float(sum(c.sum() for _, c in docs)),
     }
-    return docs, V, info
+    return docs, sub.n_vocab, info
 
 
-def load_multilabel(spec: dict, seed: int, run: str = "smoke"):
+def load_multilabel(spec, seed: int, path=None):
     """Table 1 data: dict(Xtr, Xte, Ytr, Yte, data_kind). Synthetic spec mirrors the Mulan
     shapes; a real spec reads the canonical multilabel task set with its own train/test split."""
-    if spec.get("kind", "synthetic") == "synthetic":
+    if spec.kind == "synthetic":
         from latentlab.models.logreg.synthetic import synthetic_multilabel
 
-        d = synthetic_multilabel(
-            int(spec["n_train"]), int(spec["n_test"]), int(spec["d"]), int(spec["n_labels"]), seed
-        )
+        d = synthetic_multilabel(spec.n_train, spec.n_test, spec.d, spec.n_labels, seed)
         return {**d, "data_kind": "synthetic"}
     from latentlab.data.prepare import load_dataset
 
-    path = real_path(spec, run)
+    path = _need(path, f"nonconjugate_vi.blr.table1[{spec.name}]")
     ts = load_dataset(path)
     if ts.layout != "multilabel" or ts.split is None:
         raise DataError(path, "Table 1 needs a multilabel task set with a train/test split")
@@ -104,21 +77,16 @@ def load_multilabel(spec: dict, seed: int, run: str = "smoke"):
     return {"Xtr": ts.X[tr], "Xte": ts.X[te], "Ytr": ts.Y[tr], "Yte": ts.Y[te], "data_kind": "real"}
 
 
-def load_school(spec: dict, seed: int, run: str = "smoke"):
+def load_school(spec, seed: int, path=None):
     """Table 2 data: (X, score, school ids, data_kind). Real: the canonical multitask set."""
-    if spec.get("kind", "synthetic") == "synthetic":
+    if spec.kind == "synthetic":
         from latentlab.models.logreg.synthetic import synthetic_school
 
-        X, s, g = synthetic_school(
-            int(spec["n_schools"]),
-            int(spec["d"]),
-            seed,
-            mean_students=spec.get("mean_students", 110),
-        )
+        X, s, g = synthetic_school(spec.n_schools, spec.d, seed, mean_students=spec.mean_students)
         return X, s, g, "synthetic"
     from latentlab.data.prepare import load_dataset
 
-    path = real_path(spec, run)
+    path = _need(path, "nonconjugate_vi.school")
     ts = load_dataset(path)
     if ts.layout != "multitask":
         raise DataError(path, "Table 2 needs a multitask (per-school) dataset")

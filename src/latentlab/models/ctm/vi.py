@@ -543,25 +543,6 @@ def m_step(
     return CTMModel(logbeta, make_prior(mu, Sigma, ridge_rel=ridge_rel), model.method)
 
 
-def split_halves(docs: Docs, seed: int) -> tuple[Docs, Docs, np.ndarray]:
-    """Document completion split (digest §4.1 [GAP] rule): expand tokens, permute with a fixed
-    seed, first floor(N/2) observed, rest evaluated. Documents with N < 2 are skipped; the
-    returned index array lists the kept documents."""
-    rng = np.random.default_rng(seed)
-    obs, held, kept = [], [], []
-    for i, (ids, cnt) in enumerate(docs):
-        toks = np.repeat(ids, cnt.astype(np.int64))
-        if len(toks) < 2:
-            continue
-        toks = toks[rng.permutation(len(toks))]
-        h = len(toks) // 2
-        a, b = np.unique(toks[:h], return_counts=True), np.unique(toks[h:], return_counts=True)
-        obs.append((a[0], a[1].astype(float)))
-        held.append((b[0], b[1].astype(float)))
-        kept.append(i)
-    return obs, held, np.asarray(kept)
-
-
 def heldout_loglik(
     model: CTMModel, obs: Docs, held: Docs, *, predictive="plugin", n_mc=1000, seed=0, opts=None
 ) -> tuple[float, int]:

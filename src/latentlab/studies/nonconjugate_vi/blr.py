@@ -1,4 +1,4 @@
-"""Logistic-regression experiments of Wang & Blei (2013) Sec. 5.2: Tables 1 and 2.
+"""Logistic-regression computations of Wang & Blei (2013) Sec. 5.2: raw rows of Tables 1, 2.
 
 Table 1 (digest §4.2): Yeast (14 problems) and Scene (6), standard Mulan train/test split,
 Jaakkola-Jordan vs Laplace vs delta; accuracy and average log predictive likelihood with the
@@ -8,7 +8,8 @@ Prior [R?]: N(0, prior_var I).
 
 Table 2 (digest §4.3): School, separate / pooled / hierarchical x JJ / Laplace / delta;
 target = exam score above the median ([GAP]: median over all students); 10 seeded splits with
-75% of each school's students in training; paired t-tests over splits.
+75% of each school's students in training; paired t-tests over splits (:mod:`.tables`).
+``c`` is the ``blr`` settings (:class:`~.study.BlrSettings`).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from latentlab.models.logreg import reference as B
+from latentlab.models.logreg import vi as B
 from latentlab.models.logreg.hierarchical import fit_hierarchical
 from latentlab.studies.nonconjugate_vi.data import load_multilabel, load_school
 
@@ -48,12 +49,12 @@ PAPER_T2 = {  # Table 2 (verbatim, digest §4.3)
 }
 
 
-def method_kw(c: dict, meth: str) -> dict:
-    """Convergence settings per method (digest §1.7/§7.11 [GAP] defaults, from config)."""
+def method_kw(c, meth: str) -> dict:
+    """Convergence settings per method (digest §1.7/§7.11 [GAP])."""
     if meth == "jj":
-        return {"tol": float(c.get("jj_tol", 1e-8))}
+        return {"tol": c.jj_tol}
     if meth == "delta":
-        return {"tol": float(c.get("delta_tol", 1e-6))}
+        return {"tol": c.delta_tol}
     return {}
 
 
@@ -71,43 +72,31 @@ def _prior(d, var):
     return np.zeros(d), float(var) * np.eye(d)
 
 
-def table1(p: dict, out: dict) -> None:
-    from latentlab.outputs import write_table
-
-    c = p["blr"]
-    methods = list(c.get("methods", ["jj", "laplace", "delta"]))
-    predictive = c.get("predictive", "plugin")
+def table1_problems(ctx) -> tuple[pd.DataFrame, dict]:
+    """Per (dataset, problem, method): accuracy and log likelihood on the test set."""
+    c = ctx.settings.blr
     rows, info = [], {}
-    for spec in c["table1"]:
-        name = spec["name"]
-        d = load_multilabel(spec, p["base_seed"], p.get("run", "smoke"))
+    for spec in c.table1:
+        name = spec.name
+        d = load_multilabel(spec, ctx.seed(), ctx.inputs.get(name, [None])[0])
         for k in ("Xtr", "Xte"):
             B.check_task(d[k], np.zeros(len(d[k])), f"{name} {k}")
         Xtr, Xte, prep = B.standardize(d["Xtr"], d["Xte"])
-        mu0, S0 = _prior(Xtr.shape[1], c.get("prior_var", 1.0))
+        mu0, S0 = _prior(Xtr.shape[1], c.prior_var)
         single = []
         for j in range(d["Ytr"].shape[1]):
             ytr, yte = d["Ytr"][:, j].astype(float), d["Yte"][:, j].astype(float)
             if len(np.unique(ytr)) < 2:
                 single.append(j)
-            for meth in methods:
+            for meth in c.methods:
                 t0 = time.perf_counter()
                 q = B.fit(meth, Xtr, ytr, mu0, S0, **method_kw(c, meth))
                 dt = time.perf_counter() - t0
                 acc, ll = B.scores(
-                    B.predict_proba(q, Xte, predictive=predictive, seed=p["base_seed"]), yte
+                    B.predict_proba(q, Xte, predictive=c.predictive, seed=ctx.base_seed), yte
                 )
-                rows.append(
-                    {
-                        "dataset": name,
-                        "problem": j,
-                        "method": meth,
-                        "accuracy": acc,
-                        "loglik": ll,
-                        "fit_s": dt,
-                        "data_kind": d["data_kind"],
-                    }
-                )
+                rows.append({"dataset": name, "problem": j, "method": meth, "accuracy": acc,
+                             "loglik": ll, "fit_s": dt, "data_kind": d["data_kind"]})  # fmt: skip
         info[name] = {
             **prep,
             "n_train": len(Xtr),
@@ -116,40 +105,12 @@ def table1(p: dict, out: dict) -> None:
             "single_class_training_problems": single,
             "data_kind": d["data_kind"],
         }
-    per = pd.DataFrame(rows)
-    tab = []
-    for (name, meth), g in per.groupby(["dataset", "method"], sort=False):
-        pa = PAPER_T1.get((name, meth), (np.nan, np.nan))
-        row = {
-            "dataset": name,
-            "method": meth,
-            "accuracy_pct": 100 * g.accuracy.mean(),
-            "loglik": g.loglik.mean(),
-            "paper_accuracy_pct": pa[0],
-            "paper_loglik": pa[1],
-            "n_problems": len(g),
-            "data_kind": g.data_kind.iloc[0],
-        }
-        if meth in ("laplace", "delta") and "jj" in methods:
-            jj = per[(per.dataset == name) & (per.method == "jj")].sort_values("problem")
-            g2 = g.sort_values("problem")
-            for col in ("accuracy", "loglik"):
-                diff = g2[col].to_numpy() - jj[col].to_numpy()
-                if np.allclose(diff, 0):
-                    pv = 0.5
-                else:
-                    pv = float(stats.ttest_1samp(diff, 0.0, alternative="greater").pvalue)
-                row[f"p_{col}_vs_jj"] = pv
-        tab.append(row)
-    tab = pd.DataFrame(tab)
     meta = {
-        "settings": c,
         "preprocessing": info,
-        "predictive": predictive,
+        "predictive": c.predictive,
         "test": "one-sided t-test over problems, ours - JJ > 0",
     }
-    write_table(per, out["problems"], meta=meta)
-    write_table(_na(tab), out["csv"], out["md"], meta=meta)
+    return pd.DataFrame(rows), meta
 
 
 def _school_split(args):
@@ -165,9 +126,9 @@ def _school_split_inner(args):
     gtr, gte = g[mask], g[~mask]
     ytr, yte = y[mask], y[~mask]
     dd = Xtr.shape[1]
-    mu0, S0 = _prior(dd, c.get("prior_var", 1.0))
+    mu0, S0 = _prior(dd, c.prior_var)
     schools = np.unique(g)
-    hyper = c.get("hyper", {})
+    hyper = c.hyper
     out = []
     for meth in methods:
         # pooled
@@ -194,12 +155,12 @@ def _school_split_inner(args):
         qs_h, _, _, hist = fit_hierarchical(
             tasks,
             meth,
-            kappa_h=float(hyper.get("kappa_h", 1.0)),
-            nu_offset=float(hyper.get("nu_offset", 2.0)),
-            psi_scale=float(hyper.get("psi_scale", 1.0)),
-            max_iter=int(c.get("hier_max_iter", 30)),
+            kappa_h=hyper.kappa_h,
+            nu_offset=hyper.nu_offset,
+            psi_scale=hyper.psi_scale,
+            max_iter=c.hier_max_iter,
             method_opts=method_kw(c, meth),
-            tol=float(c.get("hier_tol", 1e-4)),
+            tol=c.hier_tol,
         )
         t_h = time.perf_counter() - t0
         for setting, qs, tt in (("separate", qs_sep, t_sep), ("hierarchical", qs_h, t_h)):
@@ -223,24 +184,28 @@ def _school_split_inner(args):
     return out
 
 
-def table2(p: dict, out: dict) -> None:
-    from latentlab.data.splits import task_splits
-    from latentlab.outputs import write_table
-
-    c = p["blr"]
-    sc = p["school"]
-    methods = list(c.get("methods", ["jj", "laplace", "delta"]))
-    X, score, g, kind = load_school(sc, p["base_seed"], p.get("run", "smoke"))
+def school_data(ctx):
+    """(X, y = score above the median, school index, data_kind, median)."""
+    X, score, g, kind = load_school(
+        ctx.settings.school, ctx.seed(), ctx.inputs.get("school", [None])[0]
+    )
     B.check_task(X, np.zeros(len(X)), "school X")
     if not np.isfinite(score).all():
         raise ValueError("school: non-finite exam scores")
     med = float(np.median(score))
-    y = (score > med).astype(float)
     _, g = np.unique(g, return_inverse=True)
-    n_splits = int(sc.get("n_splits", 10))
-    masks = task_splits(g, int(sc.get("train_pct", 75)), p["base_seed"] + 50, n_splits)
-    jobs = [(X, y, g, masks[r], r, c, methods) for r in range(n_splits)]
-    workers = max(1, int(p.get("threads", 1)))
+    return X, (score > med).astype(float), g, kind, med
+
+
+def table2_splits(ctx) -> tuple[pd.DataFrame, dict]:
+    """Per (split, setting, method): accuracy and log likelihood (Table 2 raw rows)."""
+    from latentlab.data.splits import task_splits
+
+    c, sc = ctx.settings.blr, ctx.settings.school
+    X, y, g, kind, med = school_data(ctx)
+    masks = task_splits(g, sc.train_pct, ctx.seed(sc.split_seed), sc.n_splits)
+    jobs = [(X, y, g, masks[r], r, c, list(c.methods)) for r in range(sc.n_splits)]
+    workers = max(1, ctx.threads)
     if workers > 1:
         with ProcessPoolExecutor(workers) as ex:
             res = list(ex.map(_school_split, jobs))
@@ -248,28 +213,7 @@ def table2(p: dict, out: dict) -> None:
         res = [_school_split(j) for j in jobs]
     per = pd.DataFrame([row for r in res for row in r])
     per["data_kind"] = kind
-    tab = []
-    for (setting, meth), gg in per.groupby(["setting", "method"], sort=False):
-        pa = PAPER_T2.get((setting, meth), (np.nan, np.nan))
-        tab.append(
-            {
-                "setting": setting,
-                "method": meth,
-                "accuracy_pct": 100 * gg.accuracy.mean(),
-                "accuracy_sd": 100 * gg.accuracy.std(ddof=1) if len(gg) > 1 else 0.0,
-                "loglik": gg.loglik.mean(),
-                "loglik_sd": gg.loglik.std(ddof=1) if len(gg) > 1 else 0.0,
-                "paper_accuracy_pct": pa[0],
-                "paper_loglik": pa[1],
-                "n_splits": len(gg),
-                "data_kind": kind,
-            }
-        )
-    order = {"separate": 0, "pooled": 1, "hierarchical": 2}
-    tab = pd.DataFrame(tab).sort_values("setting", key=lambda s: s.map(order), kind="stable")
-    tests = paired_tests(per)
     meta = {
-        "settings": {"blr": c, "school": sc},
         "median": med,
         "positive_rate": float(y.mean()),
         "n_students": len(y),
@@ -278,9 +222,7 @@ def table2(p: dict, out: dict) -> None:
         "target": "exam score > median over all students",
         "test": "paired one-sided t-tests over splits",
     }
-    write_table(per, out["splits"], meta=meta)
-    write_table(tests, out["tests"], meta=meta)
-    write_table(_na(tab), out["csv"], out["md"], meta=meta)
+    return per, meta
 
 
 def paired_tests(per: pd.DataFrame) -> pd.DataFrame:
@@ -329,54 +271,35 @@ def paired_tests(per: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def bench_blr(p: dict) -> list[dict]:
-    """BLR timing rows for bench.csv: Laplace (and the others) per problem on Table 1 data and on
-    School pooled (first split)."""
+def bench_blr(ctx) -> list[dict]:
+    """BLR timing rows for bench.csv: each method per problem on Table 1 data and on School
+    pooled (first split)."""
     from latentlab.data.splits import task_splits
 
-    c = p["blr"]
+    c, b, sc = ctx.settings.blr, ctx.settings.bench, ctx.settings.school
     rows = []
-    for spec in c["table1"]:
-        d = load_multilabel(spec, p["base_seed"], p.get("run", "smoke"))
+    for spec in c.table1:
+        d = load_multilabel(spec, ctx.seed(), ctx.inputs.get(spec.name, [None])[0])
         Xtr, _, _ = B.standardize(d["Xtr"], d["Xte"])
-        mu0, S0 = _prior(Xtr.shape[1], c.get("prior_var", 1.0))
+        mu0, S0 = _prior(Xtr.shape[1], c.prior_var)
         for meth in ("laplace", "delta", "jj"):
             ts = []
-            for j in range(min(d["Ytr"].shape[1], int(p["bench"].get("blr_problems", 3)))):
+            for j in range(min(d["Ytr"].shape[1], b.blr_problems)):
                 t0 = time.perf_counter()
                 B.fit(meth, Xtr, d["Ytr"][:, j].astype(float), mu0, S0, **method_kw(c, meth))
                 ts.append(time.perf_counter() - t0)
-            rows.append(
-                {
-                    "what": "blr_fit_per_problem",
-                    "method": meth,
-                    "K": 0,
-                    "dataset": spec["name"],
-                    "data_kind": d["data_kind"],
-                    "value": float(np.mean(ts)),
-                    "unit": "s",
-                    "n": len(ts),
-                }
-            )
-    X, score, g, kind = load_school(p["school"], p["base_seed"], p.get("run", "smoke"))
-    y = (score > np.median(score)).astype(float)
-    _, g = np.unique(g, return_inverse=True)
-    mask = task_splits(g, 75, p["base_seed"] + 50, 1)[0]
+            rows.append({"what": "blr_fit_per_problem", "method": meth, "K": 0,
+                         "dataset": spec.name, "data_kind": d["data_kind"],
+                         "value": float(np.mean(ts)), "unit": "s", "n": len(ts)})  # fmt: skip
+    X, y, g, kind, _ = school_data(ctx)
+    mask = task_splits(g, sc.train_pct, ctx.seed(sc.split_seed), 1)[0]
     Xtr, _, _ = B.standardize(X[mask], X[~mask])
-    mu0, S0 = _prior(Xtr.shape[1], c.get("prior_var", 1.0))
+    mu0, S0 = _prior(Xtr.shape[1], c.prior_var)
     for meth in ("laplace", "delta", "jj"):
         t0 = time.perf_counter()
         B.fit(meth, Xtr, y[mask], mu0, S0, **method_kw(c, meth))
-        rows.append(
-            {
-                "what": "blr_fit_school_pooled",
-                "method": meth,
-                "K": 0,
-                "dataset": "school",
-                "data_kind": kind,
-                "value": time.perf_counter() - t0,
-                "unit": "s",
-                "n": int(mask.sum()),
-            }
-        )
+        rows.append({"what": "blr_fit_school_pooled", "method": meth, "K": 0,
+                     "dataset": "school", "data_kind": kind,
+                     "value": time.perf_counter() - t0, "unit": "s",
+                     "n": int(mask.sum())})  # fmt: skip
     return rows

@@ -1,0 +1,305 @@
+"""Study ``hdp_pcvb0`` and the settings of its steps (the only home of their defaults).
+
+Each dataclass's fields are top-level keys of the ``hdp_pcvb0:`` config section; a rule
+passes a step only the keys its settings declare (``step_params``), so a change to one
+claim tolerance reruns only the claims. The model's own settings are
+:class:`~latentlab.models.hdp.HDPOptions` (config key ``options``, overlaid by a task's
+``options``); errors of the model name its parameters and are mapped here to config keys.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from latentlab.errors import ConfigError
+from latentlab.models.hdp import CONFIGS, HDPOptions
+from latentlab.studies.shape import Study
+
+STUDY = Study(
+    "hdp_pcvb0",
+    document="Sato, Kurihara & Nakagawa, KDD 2012 (seed 001)",
+    title="Sato, Kurihara & Nakagawa 2012: PCVB0 for HDP-LDA",
+)
+
+_OPTION_KEYS = {f.name for f in dataclasses.fields(HDPOptions)}
+
+
+def model_options(base: HDPOptions, overlay: dict[str, Any], where: str) -> HDPOptions:
+    """The global ``options`` with a task's ``options`` overlaid; an unknown or mistyped key
+    is reported as the config key ``where.<key>``."""
+    from latentlab.settings import parse_settings
+
+    merged = {**dataclasses.asdict(base), **overlay}
+    try:
+        return parse_settings(HDPOptions, merged, where)
+    except ConfigError:
+        raise
+    except (TypeError, ValueError) as e:  # pragma: no cover - parse_settings names keys
+        raise ConfigError(where, str(e)) from e
+
+
+def _check_overlay(overlay: dict, where: str) -> None:
+    bad = sorted(set(overlay) - _OPTION_KEYS)
+    if bad:
+        raise ConfigError(
+            f"{where}.{bad[0]}", f"unknown option; HDPOptions has {sorted(_OPTION_KEYS)}"
+        )
+    model_options(HDPOptions(), overlay, where)
+
+
+@dataclass(frozen=True)
+class DatasetSpec:
+    """One dataset: a synthetic draw (``source: synthetic``) or a canonical dataset of the
+    data layer (``source: <registry name>``), optionally subsampled.
+
+    ``generator`` (synthetic): ``hdp`` (HDP-LDA with a known π), ``labelled`` (Fig 4
+    analogue) or ``graph`` (bag-of-links graph, Fig 5). The generator parameters left
+    unset take the generator's own defaults (:mod:`latentlab.data.synthetic`).
+    ``n_docs``: seeded subsample ("randomly chose N = 10,000", Sec 6.2); ``vocab_top``:
+    keep the most frequent words (20news: V = 13,178). ``seed``: offset of the draw's seed
+    from ``base_seed``. ``paper``: the document's corpus this one stands for (claims C4b,
+    C11d, C12d compare with its figures); ``data_kind``: real, substitute or synthetic.
+    """
+
+    source: str = "synthetic"
+    generator: Literal["hdp", "labelled", "graph"] = "hdp"
+    kind: Literal["corpus", "graph"] = "corpus"
+    data_kind: Literal["real", "substitute", "synthetic"] = "synthetic"
+    paper: str = ""
+    seed: int = 0
+    n_docs: int | None = None
+    vocab_top: int | None = None
+    # generator parameters (hdp / labelled / graph)
+    N: int | None = None
+    V: int | None = None
+    T_true: int | None = None
+    gamma0: float | None = None
+    alpha0: float | None = None
+    beta: float | None = None
+    mean_len: float | None = None
+    tau: Literal["uniform", "zipf"] | None = None
+    n_classes: int | None = None
+    boost: float | None = None
+    n_nodes: int | None = None
+    n_comm: int | None = None
+    alpha: float | None = None
+    mean_degree: float | None = None
+
+    def __post_init__(self):
+        if self.source == "synthetic" and self.generator == "graph" and self.n_nodes is None:
+            raise ConfigError(
+                "hdp_pcvb0.datasets.<graph>.n_nodes", "a synthetic graph needs n_nodes"
+            )
+
+    def generator_kwargs(self) -> dict:
+        names = ("N", "V", "T_true", "gamma0", "alpha0", "beta", "mean_len", "tau",
+                 "n_classes", "boost", "n_nodes", "n_comm", "alpha", "mean_degree")  # fmt: skip
+        return {k: getattr(self, k) for k in names if getattr(self, k) is not None}
+
+
+@dataclass(frozen=True)
+class SplitSettings:
+    """The 80/20 within-document split of Sec 6.3 (shared by Fig 3, C2, Gibbs, bench)."""
+
+    train_frac: float = 0.8
+    short_docs: Literal["drop", "error"] = "drop"
+    oov_rule: Literal["drop", "keep", "error"] = "drop"
+    split_seed: int = 1  # offset from base_seed
+
+    def __post_init__(self):
+        if not 0 < self.train_frac < 1:
+            raise ConfigError(
+                "hdp_pcvb0.perplexity.train_frac", f"must be in (0, 1), got {self.train_frac}"
+            )
+
+
+@dataclass(frozen=True)
+class PerplexityTask(SplitSettings):
+    """Figs 2 and 3: every T, ``runs`` runs (seeds base_seed + r); trace at ``trace_T``
+    (default: the largest T)."""
+
+    datasets: list[str] = field(default_factory=list)
+    T: list[int] = field(default_factory=lambda: [100, 200, 300])
+    trace_T: int | None = None
+    runs: int = 5
+    iterations: int = 100
+    options: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self):
+        super().__post_init__()
+        _check_overlay(self.options, "hdp_pcvb0.perplexity.options")
+
+
+@dataclass(frozen=True)
+class KnnTask:
+    """Fig 4: 90/10 document split, fold-in with the global statistics frozen (seed
+    base_seed + fold_in_seed + r), Hellinger k-NN (Sec 6.4)."""
+
+    datasets: list[str] = field(default_factory=list)
+    T: list[int] = field(default_factory=lambda: [100, 200, 300])
+    runs: int = 5
+    iterations: int = 100
+    fold_in_iters: int = 50
+    fold_in_seed: int = 7919
+    test_frac: float = 0.1
+    k: list[int] = field(default_factory=lambda: [7, 1])
+    split_seed: int = 2
+    options: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self):
+        _check_overlay(self.options, "hdp_pcvb0.knn.options")
+
+
+@dataclass(frozen=True)
+class LinksTask:
+    """Fig 5: nodes as bags of links, MAP over query nodes with more than ``min_links``
+    links, ``test_frac`` of each query's links held out (Sec 6.5)."""
+
+    datasets: list[str] = field(default_factory=list)
+    T: list[int] = field(default_factory=lambda: [100, 200, 300])
+    runs: int = 5
+    iterations: int = 100
+    min_links: int = 20
+    test_frac: float = 0.2
+    split_seed: int = 3
+    options: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self):
+        _check_overlay(self.options, "hdp_pcvb0.links.options")
+
+
+@dataclass(frozen=True)
+class InitTask:
+    """Claim C2: PCVB0 from initial α0, β0, γ0 scaled by each factor."""
+
+    dataset: str = ""
+    T: int = 100
+    factors: list[float] = field(default_factory=lambda: [0.1, 1.0, 10.0])
+    iterations: int = 100
+    configs: list[str] = field(default_factory=lambda: ["pcvb0_AS", "pcvb0_AA"])
+
+
+@dataclass(frozen=True)
+class GibbsTask:
+    """Collapsed Gibbs cross-check (Eqs 13–16) and claim C14."""
+
+    dataset: str = ""
+    T: int = 100
+    iterations: int = 200
+
+
+@dataclass(frozen=True)
+class BenchTask:
+    """bench.csv: time/memory per configuration at each T, the PCVB0 sweep at ``sweep_T``,
+    and tomotopy / gensim against PCVB0 at the same wall time."""
+
+    dataset: str = ""
+    T: list[int] = field(default_factory=lambda: [100, 300])
+    iterations: int = 3
+    configs: list[str] = field(default_factory=lambda: list(CONFIGS))
+    sweep_T: list[int] = field(default_factory=list)
+    library_T: int | None = None  # default: the largest T
+    library_seconds: float = 60.0
+    libraries: list[Literal["tomotopy", "gensim"]] = field(
+        default_factory=lambda: ["tomotopy", "gensim"]
+    )
+    library_prior: Literal["AS", "AA"] = "AS"
+
+
+@dataclass(frozen=True)
+class Tolerances:
+    """Tolerances of the claims (the document gives orderings, not numbers)."""
+
+    win_fraction: float = 0.75  # "basically outperformed": at least 75% of cells
+    similar_rel: float = 0.03  # "similar" perplexities: relative difference of means
+    similar_abs: float = 0.03  # "similar" accuracies / MAPs: absolute difference of means
+    init_rel: float = 0.02  # C2: spread of final perplexity over initialisations
+    converge_rel: float = 0.01  # C8: within 1% of the final perplexity
+    fig2_rel: float = 0.5  # C4b: maxima within a factor ~2 of the quoted ones
+    speedup: float = 2.0  # C15a: PCVB0 >= 2x faster than CVB per iteration (study brief)
+    entropy_iteration: int = 5  # C10: compare mean entropy of q at this iteration
+
+
+def _check_configs(configs, where):
+    bad = [c for c in configs if c not in CONFIGS]
+    if bad:
+        raise ConfigError(where, f"{bad[0]!r} not in {list(CONFIGS)}")
+
+
+# ------------------------------------------------------------------ step settings
+@dataclass(frozen=True)
+class PrepareSettings:
+    datasets: dict[str, DatasetSpec] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class ConfigsSettings:
+    """``configs``: method x φ-prior (Sec 6.1, 6.3): CVB (Eq 18), CVB0 (Eq 19), PCVB
+    (Eq 34), PCVB0 (Eq 35) x AS (τ = 1/V) / AA (learned τ, Eqs 31–32)."""
+
+    configs: list[str] = field(default_factory=lambda: list(CONFIGS))
+    options: HDPOptions = field(default_factory=HDPOptions)
+
+    def __post_init__(self):
+        _check_configs(self.configs, "hdp_pcvb0.configs")
+
+
+@dataclass(frozen=True)
+class PerplexitySettings(ConfigsSettings):
+    perplexity: PerplexityTask = field(default_factory=PerplexityTask)
+
+
+@dataclass(frozen=True)
+class KnnSettings(ConfigsSettings):
+    knn: KnnTask = field(default_factory=KnnTask)
+
+
+@dataclass(frozen=True)
+class LinksSettings(ConfigsSettings):
+    links: LinksTask = field(default_factory=LinksTask)
+
+
+@dataclass(frozen=True)
+class InitSettings:
+    options: HDPOptions = field(default_factory=HDPOptions)
+    perplexity: PerplexityTask = field(default_factory=PerplexityTask)
+    init_sensitivity: InitTask = field(default_factory=InitTask)
+
+    def __post_init__(self):
+        _check_configs(self.init_sensitivity.configs, "hdp_pcvb0.init_sensitivity.configs")
+
+
+@dataclass(frozen=True)
+class GibbsSettings:
+    perplexity: PerplexityTask = field(default_factory=PerplexityTask)
+    gibbs: GibbsTask = field(default_factory=GibbsTask)
+
+
+@dataclass(frozen=True)
+class BenchSettings:
+    options: HDPOptions = field(default_factory=HDPOptions)
+    perplexity: PerplexityTask = field(default_factory=PerplexityTask)
+    bench: BenchTask = field(default_factory=BenchTask)
+
+    def __post_init__(self):
+        _check_configs(self.bench.configs, "hdp_pcvb0.bench.configs")
+
+
+@dataclass(frozen=True)
+class ClaimsSettings:
+    datasets: dict[str, DatasetSpec] = field(default_factory=dict)
+    bench: BenchTask = field(default_factory=BenchTask)
+    claims: Tolerances = field(default_factory=Tolerances)
+
+
+@dataclass(frozen=True)
+class RuleSettings:
+    """Read by rules/hdp_pcvb0.smk only: cluster resources per step,
+    ``{step: {mem_mb, runtime}}``."""
+
+    resources: dict[str, dict[str, int]] = field(default_factory=dict)
+
+
+STUDY.rules(RuleSettings)

@@ -1,0 +1,356 @@
+"""CTM computations of Wang & Blei (2013) Sec. 5.1: raw results for Figs. 2, 5, 6 and bench.
+
+Protocol (digest §4.1): 80/20 train/test documents (seeded), topics initialised by Dir(1) draws
+identical for all methods at a given (K, seed); variational EM with the M-step of §2.1; held-out
+per-word log likelihood by document completion on halves of the test documents (plug-in
+predictive, MC switch). Per-word Eq. 21 objective on the training documents (Fig. 5a).
+No plotting here (:mod:`.figures` draws from the raw CSVs). ``c`` is the ``ctm`` settings
+(:class:`~.study.CtmSettings`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import time
+from concurrent.futures import ProcessPoolExecutor
+
+import numpy as np
+import pandas as pd
+
+from latentlab.models.ctm import vi as R
+from latentlab.studies.nonconjugate_vi.data import load_ctm_corpus
+
+log = logging.getLogger(__name__)
+
+
+def warmup() -> None:
+    """Compile the numba kernels on a toy document so no timing includes JIT compilation."""
+    rng = np.random.default_rng(0)
+    lb = np.log(rng.dirichlet(np.ones(8), size=3))
+    ids, cnt = np.arange(4), np.ones(4)
+    for meth in R.METHODS:
+        R.infer_doc(meth, ids, cnt, lb, R.initial_model(meth, lb).prior)
+
+
+def method_opts(c, method: str) -> dict:
+    """Per-document inference settings (digest §1.7 [GAP])."""
+    if method == "bl":
+        return {"tol": c.bl_tol, "max_iter": c.bl_max_iter}
+    return {"tol": c.estep_tol, "max_iter": c.estep_max_iter}
+
+
+def prepare_corpus(ctx, spec, path=None):
+    """Load, split 80/20 by documents, and split test documents into halves (seeded)."""
+    from latentlab.data.splits import doc_split, split_doc_halves
+
+    c = ctx.settings.ctm
+    docs, V, info = load_ctm_corpus(spec, ctx.seed(), path)
+    pct = int(round(100 * (1 - c.test_frac)))
+    tr, te = doc_split(len(docs), pct, ctx.seed(c.split_seed))
+    train = [docs[i] for i in tr]
+    test = [docs[i] for i in te]
+    if c.max_test_docs:
+        test = test[: c.max_test_docs]
+    obs, held, _ = split_doc_halves(test, ctx.seed(c.halves_seed))
+    info.update({"n_train_docs": len(train), "n_test_docs": len(obs), "V": V})
+    return train, obs, held, V, info
+
+
+def _fit_one(job):
+    from threadpoolctl import threadpool_limits
+
+    with threadpool_limits(1):
+        return _fit_one_inner(job)
+
+
+def _fit_one_inner(job):
+    train, obs, held, V, K, seed, method, c = job
+    warmup()
+    lb0 = R.init_topics(K, V, seed)
+    t0 = time.perf_counter()
+    model, hist, _ = R.variational_em(
+        train,
+        lb0,
+        method,
+        max_iter=c.em_max_iter,
+        tol=c.em_tol,
+        opts=method_opts(c, method),
+        pseudo=c.pseudo_count,
+        ridge_rel=c.ridge_rel,
+        time_budget_s=c.em_time_budget_s,
+    )
+    t_fit = time.perf_counter() - t0
+    s, n = R.heldout_loglik(
+        model,
+        obs,
+        held,
+        predictive=c.predictive,
+        n_mc=c.n_mc,
+        seed=seed,
+        opts=method_opts(c, method),
+    )
+    return {
+        "K": K,
+        "seed": seed,
+        "method": method,
+        "bound_per_word": hist[-1]["bound_per_word"],
+        "heldout_per_word": s / n,
+        "em_iters": len(hist),
+        "fit_time_s": t_fit,
+        "estep_time_s": float(np.mean([h["estep_s"] for h in hist])),
+        "max_ridge": float(max(h["ridge"] for h in hist)),
+    }
+
+
+def ctm_sweep(ctx, spec, path=None) -> tuple[pd.DataFrame, dict]:
+    """Fig. 5 data for one corpus: every (seed, K, method), same initial topics per (K, seed)."""
+    c = ctx.settings.ctm
+    train, obs, held, V, info = prepare_corpus(ctx, spec, path)
+    jobs = []
+    for r in range(c.seeds):
+        for K in c.K_grid:
+            seed = ctx.seed(K, c.seed_stride * r)
+            for method in c.methods:
+                jobs.append((train, obs, held, V, int(K), seed, method, c))
+    workers = max(1, ctx.threads)
+    log.info("%s: %d fits on %d workers (%s)", spec.name, len(jobs), workers, info)
+    if workers > 1:
+        with ProcessPoolExecutor(workers) as ex:
+            rows = list(ex.map(_fit_one, jobs))
+    else:
+        rows = [_fit_one(j) for j in jobs]
+    df = pd.DataFrame(rows)
+    df.insert(0, "corpus", spec.name)
+    df["data_kind"] = info["data_kind"]
+    meta = {
+        "corpus": info,
+        "spec": dataclasses.asdict(spec),
+        "protocol": "80/20 documents; halves of test docs; Dir(1) initial topics shared by methods",
+    }
+    return df, meta
+
+
+def _fit_model(train, V, K, seed, method, c, max_iter):
+    lb0 = R.init_topics(K, V, seed)
+    model, hist, _ = R.variational_em(
+        train,
+        lb0,
+        method,
+        max_iter=max_iter,
+        tol=0.0,
+        opts=method_opts(c, method),
+        pseudo=c.pseudo_count,
+        ridge_rel=c.ridge_rel,
+    )
+    return model
+
+
+def fig2_traces(ctx, path=None) -> tuple[pd.DataFrame, pd.DataFrame, dict]:
+    """Fig. 2 data: Eq. 21 per iteration of per-document inference, two documents, Laplace
+    and delta; and, over ``n_check_docs`` test documents, whether each trace ever decreases
+    (claim C7).
+
+    [GAP] choices (digest §4.1): corpus and K from config; topics from a few Laplace EM
+    iterations; the two documents are seeded draws among the test documents; both methods
+    start at m = 0 with tight tolerance.
+    """
+    c, f2 = ctx.settings.ctm, ctx.settings.fig2
+    spec = c.corpus(f2.corpus)
+    train, obs, held, V, info = prepare_corpus(ctx, spec, path)
+    model = _fit_model(train, V, f2.K, ctx.seed(), "laplace", c, f2.em_iters)
+    rng = np.random.default_rng(ctx.seed(f2.pick_seed))
+    ndocs = min(f2.n_check_docs, len(obs))
+    pick = rng.choice(len(obs), 2, replace=False)
+    rows, mono = [], []
+    opts = {"tol": f2.tol, "max_iter": f2.max_iter}
+    for meth in ("laplace", "delta"):
+        for j in range(ndocs):
+            ids, cnt = obs[j]
+            fit = R.infer_doc(meth, ids, cnt, model.logbeta, model.prior, opts=opts)
+            tr = np.asarray(fit.trace)
+            dec = np.diff(tr) < -1e-8 * np.abs(tr[:-1])
+            mono.append({"method": meth, "doc": j, "n_iter": len(tr),
+                         "n_decreases": int(dec.sum()),
+                         "monotone": bool(not dec.any())})  # fmt: skip
+        for d_i, j in enumerate(pick):
+            ids, cnt = obs[j]
+            fit = R.infer_doc(meth, ids, cnt, model.logbeta, model.prior, opts=opts)
+            for it, v in enumerate(fit.trace, 1):
+                rows.append({"doc": f"doc{d_i + 1}", "doc_index": int(j), "method": meth,
+                             "iteration": it, "objective": v})  # fmt: skip
+    meta = {"corpus": info, "K": f2.K, "em_iters": f2.em_iters, "tol": f2.tol}
+    return pd.DataFrame(rows), pd.DataFrame(mono), meta
+
+
+def fig6_history(ctx, path=None) -> tuple[pd.DataFrame, dict]:
+    """Fig. 6 data: approximate bound and held-out log likelihood after every EM iteration
+    against wall-clock time, one corpus and K ([GAP], digest §4.1). Held-out evaluation is
+    excluded from the timed region."""
+    c, f6 = ctx.settings.ctm, ctx.settings.fig6
+    train, obs, held, V, info = prepare_corpus(ctx, c.corpus(f6.corpus), path)
+    K = f6.K
+    lb0 = R.init_topics(K, V, ctx.seed(K))
+    warmup()
+    rows = []
+    for meth in f6.methods:
+        opts = method_opts(c, meth)
+
+        def ev(model, opts=opts):
+            s, n = R.heldout_loglik(model, obs, held, opts=opts)
+            return s / n
+
+        _, hist, _ = R.variational_em(
+            train, lb0, meth, max_iter=f6.em_max_iter, tol=0.0, opts=opts,
+            pseudo=c.pseudo_count, ridge_rel=c.ridge_rel, eval_fn=ev,
+        )  # fmt: skip
+        for h in hist:
+            rows.append({"method": meth, **h})
+    return pd.DataFrame(rows), {"corpus": info, "K": K, "em_max_iter": f6.em_max_iter}
+
+
+def bench_ctm(ctx, path=None) -> list[dict]:
+    """Time per E-step document and per EM iteration for each method and K (bench.csv rows)."""
+    c, b = ctx.settings.ctm, ctx.settings.bench
+    spec = c.corpus(b.corpus)
+    full_train, obs, held, V, info = prepare_corpus(ctx, spec, path)
+    train = full_train[: b.n_docs]
+    warmup()
+    rows = []
+    for K in b.K:
+        lb0 = R.init_topics(int(K), V, ctx.seed(K))
+        for meth in c.methods:
+            _, hist, fits = R.variational_em(
+                train,
+                lb0,
+                meth,
+                max_iter=b.em_iters,
+                tol=0.0,
+                opts=method_opts(c, meth),
+            )
+            t_iter = float(
+                np.mean(
+                    [h["time_s"] for h in hist[:1]]
+                    + [hist[i]["time_s"] - hist[i - 1]["time_s"] for i in range(1, len(hist))]
+                )
+            )
+            t_doc = float(np.mean([h["estep_s"] for h in hist])) / len(train)
+            rows.append(
+                {
+                    "what": "ctm_estep_per_doc",
+                    "method": meth,
+                    "K": int(K),
+                    "dataset": spec.name,
+                    "data_kind": info["data_kind"],
+                    "value": t_doc,
+                    "unit": "s",
+                    "n": len(train),
+                }
+            )
+            rows.append(
+                {
+                    "what": "ctm_em_iteration",
+                    "method": meth,
+                    "K": int(K),
+                    "dataset": spec.name,
+                    "data_kind": info["data_kind"],
+                    "value": t_iter,
+                    "unit": "s",
+                    "n": len(train),
+                }
+            )
+    if b.tomotopy_K:
+        rows.extend(
+            bench_tomotopy(full_train, obs, held, V, b, c, spec, info, ctx.seed(b.tomotopy_K))
+        )
+    return rows
+
+
+def bench_tomotopy(train, obs, held, V, b, c, spec, info, seed) -> list[dict]:
+    """tomotopy.CTModel vs our Laplace VI on the same split and K: held-out per-word log
+    likelihood (document completion, plug-in predictive for both) and training wall time.
+    tomotopy is imported lazily; without it no rows are written (logged)."""
+    try:
+        import tomotopy as tp
+    except ImportError:
+        log.info("tomotopy not installed: CTModel comparison skipped")
+        return []
+    K = b.tomotopy_K
+    mdl = tp.CTModel(k=K, seed=seed)
+    for ids, cnt in train:
+        mdl.add_doc([str(w) for w, n in zip(ids, cnt.astype(int), strict=True) for _ in range(n)])
+    t0 = time.perf_counter()
+    mdl.train(b.tomotopy_iters, workers=1)
+    t_tp = time.perf_counter() - t0
+    vocab = {w: i for i, w in enumerate(mdl.used_vocabs)}
+    phi = np.stack([mdl.get_topic_word_dist(k) for k in range(K)])
+    # evaluate both models on the held-out tokens whose word occurs in the training documents
+    # (tomotopy has no parameters for unseen words)
+    held = [
+        (h[np.isin(h, [int(w) for w in vocab])], c_[np.isin(h, [int(w) for w in vocab])])
+        for h, c_ in held
+    ]
+    tot, ntok = 0.0, 0
+    for (ids, cnt), (hids, hcnt) in zip(obs, held, strict=True):
+        words = [
+            str(w)
+            for w, n in zip(ids, cnt.astype(int), strict=True)
+            for _ in range(n)
+            if str(w) in vocab
+        ]
+        doc = mdl.make_doc(words)
+        mdl.infer(doc, iterations=b.tomotopy_infer_iters, workers=1)
+        theta = np.asarray(doc.get_topic_dist())
+        cols = np.array([vocab.get(str(w), -1) for w in hids])
+        pw = np.full(len(hids), 1e-300)
+        ok = cols >= 0
+        pw[ok] = np.maximum(theta @ phi[:, cols[ok]], 1e-300)
+        tot += float(hcnt @ np.log(pw))
+        ntok += int(hcnt.sum())
+    lb0 = R.init_topics(K, V, seed)
+    t0 = time.perf_counter()
+    model, hist, _ = R.variational_em(
+        train,
+        lb0,
+        "laplace",
+        max_iter=b.laplace_em_iters,
+        tol=c.em_tol,
+        opts=method_opts(c, "laplace"),
+    )
+    t_lap = time.perf_counter() - t0
+    s_l, n_l = R.heldout_loglik(model, obs, held, opts=method_opts(c, "laplace"))
+    base = {"K": K, "dataset": spec.name, "data_kind": info["data_kind"]}
+    return [
+        {
+            "what": "heldout_per_word",
+            "method": "tomotopy_CTModel",
+            **base,
+            "value": tot / ntok,
+            "unit": "nats/word",
+            "n": ntok,
+        },
+        {
+            "what": "train_time",
+            "method": "tomotopy_CTModel",
+            **base,
+            "value": t_tp,
+            "unit": "s",
+            "n": b.tomotopy_iters,
+        },
+        {
+            "what": "heldout_per_word",
+            "method": "laplace",
+            **base,
+            "value": s_l / n_l,
+            "unit": "nats/word",
+            "n": n_l,
+        },
+        {
+            "what": "train_time",
+            "method": "laplace",
+            **base,
+            "value": t_lap,
+            "unit": "s",
+            "n": len(hist),
+        },
+    ]

@@ -1,0 +1,103 @@
+"""Figures 2, 5a/5b, 6a/6b of Wang & Blei (2013) from the raw CSVs (registry id -> function).
+
+``fig2``: Eq. 21 per per-document iteration (input ``traces``); ``fig5a``/``fig5b``: per-word
+bound on training data / held-out log likelihood against K (inputs ``sweeps``);
+``fig6a``/``fig6b``: bound / held-out likelihood against wall-clock time (input ``history``).
+"""
+
+from __future__ import annotations
+
+import json
+
+import pandas as pd
+
+from latentlab.studies.nonconjugate_vi.study import STUDY, Fig2PlotSettings, Fig6PlotSettings
+from latentlab.studies.shape import FigureOutput
+
+
+def _raw_meta(path) -> dict:
+    return json.loads(path.with_suffix(".meta.json").read_text())
+
+
+@STUDY.figure("fig2", settings=Fig2PlotSettings)
+def fig2(ctx) -> FigureOutput:
+    from latentlab.plotting import figure
+
+    f2 = ctx.settings.fig2
+    df = ctx.csv("traces")
+    fig, axes = figure(1, 2, squeeze=False)
+    for ax, (dname, g) in zip(axes[0], df.groupby("doc"), strict=True):
+        for meth, gg in g.groupby("method"):
+            ax.plot(gg.iteration, gg.objective, marker=".", label=meth)
+        ax.set_title(f"{dname} ({f2.corpus}, K={f2.K})")
+        ax.set_xlabel("iteration")
+        ax.set_ylabel("approximate objective (Eq. 21)")
+        ax.legend()
+    meta = _raw_meta(ctx.input("traces"))
+    return FigureOutput(fig, df, {k: meta.get(k) for k in ("corpus", "K", "em_iters", "tol")})
+
+
+@STUDY.figure("fig5a", "fig5b")
+def fig5(ctx) -> FigureOutput:
+    """Fig. 5a (per-word approximate bound on training data) or 5b (held-out) against K."""
+    from latentlab.plotting import figure
+
+    sweeps = ctx.input_list("sweeps")
+    df = pd.concat([pd.read_csv(f) for f in sweeps], ignore_index=True)
+    agg = (
+        df.groupby(["corpus", "method", "K"])
+        .agg(
+            bound_mean=("bound_per_word", "mean"),
+            bound_sd=("bound_per_word", "std"),
+            heldout_mean=("heldout_per_word", "mean"),
+            heldout_sd=("heldout_per_word", "std"),
+            n_seeds=("seed", "nunique"),
+        )
+        .reset_index()
+        .fillna({"bound_sd": 0.0, "heldout_sd": 0.0})
+    )
+    col, ylabel = {
+        "fig5a": ("bound", "per-word approximate bound (train)"),
+        "fig5b": ("heldout", "per-word held-out log likelihood"),
+    }[ctx.step]
+    corpora = list(dict.fromkeys(df["corpus"]))
+    fig, axes = figure(1, len(corpora), squeeze=False)
+    for ax, cname in zip(axes[0], corpora, strict=True):
+        for meth, g in agg[agg.corpus == cname].groupby("method"):
+            ax.errorbar(
+                g.K, g[f"{col}_mean"], yerr=g[f"{col}_sd"], marker="o", label=meth, capsize=2
+            )
+        ax.set_title(cname)
+        ax.set_xlabel("number of topics K")
+        ax.set_ylabel(ylabel)
+        ax.legend()
+    sub = agg[["corpus", "method", "K", f"{col}_mean", f"{col}_sd", "n_seeds"]]
+    meta = {
+        "sources": [str(p) for p in sweeps],
+        "note": "BL bound is a true bound (K-1 dims); "
+        "Laplace/delta values are the Eq. 21 approximation",
+    }
+    return FigureOutput(fig, sub, meta)
+
+
+@STUDY.figure("fig6a", "fig6b", settings=Fig6PlotSettings)
+def fig6(ctx) -> FigureOutput:
+    """Fig. 6a (approximate bound) or 6b (held-out log likelihood) against wall-clock time,
+    Laplace vs delta."""
+    from latentlab.plotting import figure
+
+    df = ctx.csv("history")
+    col, ylabel = {
+        "fig6a": ("bound_per_word", "per-word approximate bound"),
+        "fig6b": ("heldout_per_word", "per-word held-out log likelihood"),
+    }[ctx.step]
+    fig, ax = figure()
+    for meth, g in df.groupby("method"):
+        ax.plot(g.time_s, g[col], marker="o", label=meth)
+    ax.set_xlabel("wall-clock time (s)")
+    ax.set_ylabel(ylabel)
+    ax.set_title(f"{ctx.settings.fig6.corpus}, K={ctx.settings.fig6.K}")
+    ax.legend()
+    meta = _raw_meta(ctx.input("history"))
+    return FigureOutput(fig, df[["method", "iter", "time_s", col]],
+                        {k: meta.get(k) for k in ("corpus", "K", "em_max_iter")})  # fmt: skip

@@ -1,0 +1,256 @@
+"""Study ``nonconjugate_vi`` (Wang & Blei, JMLR 2013, seed 002) and its step settings.
+
+The dataclasses are the only home of the defaults (digest §1.7/§7.11 [GAP] choices); a rule
+passes a step only the top-level keys its settings declare. Seeds: ``ctx.seed(offset, r)``
+with the offsets named here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from latentlab.studies.shape import Study
+
+STUDY = Study(
+    "nonconjugate_vi",
+    document="Wang & Blei (JMLR 2013), Variational inference in nonconjugate models (seed 002)",
+    title="Wang & Blei 2013: Laplace / delta-method VI",
+)
+
+CTM_METHODS = ("laplace", "delta", "bl")
+
+
+@dataclass(frozen=True)
+class CorpusSpec:
+    """A CTM corpus: synthetic (``n_docs, n_vocab, K_true, mean_len``) or a canonical real
+    corpus (``dataset``; the rule gives its path), optionally subsampled to ``max_docs``
+    documents with at least ``min_doc_len`` tokens and pruned to the ``vocab_max`` most
+    frequent terms (a recorded choice, digest §5)."""
+
+    name: str
+    kind: Literal["synthetic", "real"] = "synthetic"
+    n_docs: int | None = None
+    n_vocab: int | None = None
+    K_true: int | None = None
+    mean_len: float | None = None
+    dataset: str | None = None
+    data_kind: Literal["real", "substitute"] = "real"
+    stands_in_for: str | None = None
+    max_docs: int | None = None
+    min_doc_len: int = 2
+    vocab_max: int | None = None
+
+
+@dataclass(frozen=True)
+class CtmSettings:
+    """CTM protocol (digest §4.1): 80/20 documents (seed offset ``split_seed``), halves of
+    the test documents (``halves_seed``), fits seeded ``base_seed + K + seed_stride·r``."""
+
+    corpora: list[CorpusSpec] = field(default_factory=list)
+    test_frac: float = 0.2
+    max_test_docs: int | None = None
+    K_grid: list[int] = field(default_factory=lambda: [5, 10, 20])
+    seeds: int = 3
+    methods: list[Literal["laplace", "delta", "bl"]] = field(
+        default_factory=lambda: list(CTM_METHODS)
+    )
+    em_max_iter: int = 10
+    em_tol: float = 1e-3
+    em_time_budget_s: float | None = None
+    estep_tol: float = 1e-4
+    estep_max_iter: int = 100
+    bl_tol: float = 1e-6
+    bl_max_iter: int = 20
+    predictive: Literal["plugin", "mc"] = "plugin"
+    n_mc: int = 1000
+    pseudo_count: float = 1e-10
+    ridge_rel: float = 1e-6
+    split_seed: int = 1
+    halves_seed: int = 2
+    seed_stride: int = 1000
+
+    def corpus(self, name: str) -> CorpusSpec:
+        from latentlab.errors import ConfigError
+
+        for c in self.corpora:
+            if c.name == name:
+                return c
+        raise ConfigError("nonconjugate_vi.ctm.corpora", f"no corpus named {name!r}")
+
+
+@dataclass(frozen=True)
+class Fig2Task:
+    """Fig 2 [GAP] choices: corpus and K; topics from ``em_iters`` Laplace EM iterations;
+    two documents drawn with seed offset ``pick_seed``; monotonicity over
+    ``n_check_docs`` test documents (claim C7)."""
+
+    corpus: str
+    K: int = 10
+    em_iters: int = 5
+    n_check_docs: int = 200
+    tol: float = 1e-8
+    max_iter: int = 200
+    pick_seed: int = 7
+
+
+@dataclass(frozen=True)
+class Fig6Task:
+    """Fig 6: bound and held-out likelihood against wall-clock time (topics seeded K)."""
+
+    corpus: str
+    K: int = 10
+    em_max_iter: int = 10
+    methods: list[Literal["laplace", "delta", "bl"]] = field(
+        default_factory=lambda: ["laplace", "delta"]
+    )
+
+
+@dataclass(frozen=True)
+class BenchTask:
+    corpus: str
+    K: list[int] = field(default_factory=lambda: [10, 50])
+    n_docs: int = 200
+    em_iters: int = 2
+    blr_problems: int = 3
+    tomotopy_K: int | None = None
+    tomotopy_iters: int = 200
+    tomotopy_infer_iters: int = 100
+    laplace_em_iters: int = 10
+
+
+@dataclass(frozen=True)
+class MultilabelSpec:
+    """Table 1 data: synthetic with the Mulan shapes, or a canonical multilabel task set
+    (``dataset``; its own train/test split)."""
+
+    name: str
+    kind: Literal["synthetic", "real"] = "synthetic"
+    dataset: str | None = None
+    n_train: int | None = None
+    n_test: int | None = None
+    d: int | None = None
+    n_labels: int | None = None
+
+
+@dataclass(frozen=True)
+class Hyper:
+    kappa_h: float = 1.0
+    nu_offset: float = 2.0
+    psi_scale: float = 1.0
+
+
+@dataclass(frozen=True)
+class BlrSettings:
+    """Bayesian logistic regression (Sec 5.2): prior N(0, prior_var I), plug-in predictive,
+    convergence settings per method [GAP]."""
+
+    table1: list[MultilabelSpec] = field(default_factory=list)
+    methods: list[Literal["jj", "laplace", "delta", "jj_seq"]] = field(
+        default_factory=lambda: ["jj", "laplace", "delta"]
+    )
+    prior_var: float = 1.0
+    predictive: Literal["plugin", "mc"] = "plugin"
+    jj_tol: float = 1e-8
+    delta_tol: float = 1e-6
+    hyper: Hyper = field(default_factory=Hyper)
+    hier_max_iter: int = 30
+    hier_tol: float = 1e-4
+
+
+@dataclass(frozen=True)
+class SchoolSpec:
+    """Table 2 data (synthetic shape of ILEA School, or the canonical multitask set) and its
+    ``n_splits`` per-school splits with ``train_pct`` % training (seeds base + split_seed + r)."""
+
+    kind: Literal["synthetic", "real"] = "synthetic"
+    dataset: str | None = None
+    n_schools: int | None = None
+    d: int | None = None
+    mean_students: float = 110
+    n_splits: int = 10
+    train_pct: int = 75
+    split_seed: int = 50
+
+
+# ------------------------------------------------------------------ step settings
+@dataclass(frozen=True)
+class SweepSettings:
+    ctm: CtmSettings
+
+
+@dataclass(frozen=True)
+class Fig2Settings:
+    ctm: CtmSettings
+    fig2: Fig2Task
+
+
+@dataclass(frozen=True)
+class Fig2PlotSettings:
+    fig2: Fig2Task
+
+
+@dataclass(frozen=True)
+class Fig6Settings:
+    ctm: CtmSettings
+    fig6: Fig6Task
+
+
+@dataclass(frozen=True)
+class Fig6PlotSettings:
+    fig6: Fig6Task
+
+
+@dataclass(frozen=True)
+class Table1Settings:
+    blr: BlrSettings
+
+
+@dataclass(frozen=True)
+class Table2Settings:
+    blr: BlrSettings
+    school: SchoolSpec
+
+
+@dataclass(frozen=True)
+class BenchSettings:
+    ctm: CtmSettings
+    blr: BlrSettings
+    school: SchoolSpec
+    bench: BenchTask
+
+
+@dataclass(frozen=True)
+class Tolerances:
+    """Claims tolerances (exact identities, then the document's loose statements)."""
+
+    c1_abs: float = 1e-6
+    c2_abs: float = 1e-4
+    c3_abs: float = 1e-10
+    c4_abs: float = 1e-12
+    c5_abs: float = 1e-5
+    c6_abs: float = 0.02
+    c17_le: float = 1e-3
+    c7_monotone_fraction: float = 0.9  # "typical": >= 90% of documents monotone
+    p_value: float = 0.05
+    c14_acc_points: float = 1.0
+    c14_loglik: float = 0.01
+    t1_acc_points: float = 2.0
+    t1_loglik: float = 0.05
+    t2_acc_points: float = 2.0
+    t2_loglik: float = 0.03
+
+
+@dataclass(frozen=True)
+class ClaimsSettings:
+    claims: Tolerances = field(default_factory=Tolerances)
+
+
+@dataclass(frozen=True)
+class RuleSettings:
+    """Read by rules/nonconjugate_vi.smk only: runtime (minutes) per step."""
+
+    resources: dict[str, int] = field(default_factory=dict)
+
+
+STUDY.rules(RuleSettings)
