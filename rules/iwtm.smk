@@ -116,7 +116,14 @@ rule iwtm_claims:
         "python -m latentlab iwtm claims --params {params.json:q} {params.io} > {log} 2>&1"
 
 
+def iwtm_bench_inputs(w):
+    ds = IWTM_CFG.get("bench", {}).get("dataset")
+    return {"data": f"{IWTM}/data/{ds}.npz"} if ds else {}
+
+
 rule iwtm_bench:
+    input:
+        unpack(iwtm_bench_inputs),
     output:
         csv=f"{IWTM}/bench.csv",
     log:

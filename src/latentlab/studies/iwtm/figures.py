@@ -82,12 +82,15 @@ def fig4_2(ctx):
         for b, m in enumerate(("IWTM", "sLDA_BOW")):
             M = z[m]
             ax = axes[a, b]
-            ax.imshow(M, vmin=0, vmax=1, cmap="viridis")
+            im = ax.imshow(M, vmin=0, vmax=1, cmap="viridis")
             ax.set_xticks(range(len(names)), names, rotation=90, fontsize=6)
             ax.set_yticks(range(len(names)), names, fontsize=6)
             ax.set_xlabel("predicted class")
             ax.set_ylabel("true class")
-            ax.set_title(f"{m} (best: {', '.join(keys[m][1:])})", fontsize=8)
+            k = keys[m]
+            what = f"T={k[1]}, {k[2]}/class" + (f", K={k[4]}" if len(k) > 4 else "")
+            ax.set_title(f"{m} (best run: {what})", fontsize=9)
+            fig.colorbar(im, ax=ax, fraction=0.046, pad=0.04, label="fraction of true class")
             for i, j in np.ndindex(M.shape):
                 rows.append(dict(file=str(p), model=m, true=names[i], pred=names[j], rate=M[i, j]))
     fig.suptitle("Fig 4.2: row-normalised confusion matrices of the best models")
@@ -103,11 +106,16 @@ def fig5_1(ctx):
     Bs = B[top]
     cols = np.unique(Bs.argmax(1))
     fig, ax = plt.subplots(figsize=(7, 5))
-    ax.imshow(Bs[:, cols], aspect="auto", cmap="gray_r", vmin=0, vmax=1)
-    ax.set_xlabel("cluster (those any shown atom maps to most)")
+    im = ax.imshow(Bs[:, cols], aspect="auto", cmap="gray_r", vmin=0, vmax=1)
+    fig.colorbar(im, ax=ax, label="q(c_k = c)")
+    step = max(1, len(cols) // 10)
+    ax.set_xticks(range(0, len(cols), step), [str(c) for c in cols[::step]])
+    ax.set_xlabel("cluster id (those any shown atom maps to most)")
     ax.set_ylabel("atom (100 largest by data)")
     frac = float((Bs.max(1) > 0.99).mean()) if len(Bs) else float("nan")
-    ax.set_title(f"Fig 5.1: q(c_k) of the atoms; rows with max > 0.99: {100 * frac:.0f} %")
+    ax.set_title(
+        f"Fig 5.1: q(c_k) of the atoms; rows with max > 0.99: {100 * frac:.0f} %", fontsize=10
+    )
     df = pd.DataFrame({"atom": top, "n_k": n_k[top], "max_b": Bs.max(1)})
     return FigureOutput(fig, df, {"onehot_frac": frac})
 
@@ -126,12 +134,13 @@ def fig5_3(ctx):
             rows.append(
                 dict(dataset=d, T=T, n_train=n, K=K, lda_kmeans_s=v, iwtm_s=iw, ratio=v / iw)
             )
-    for ax, yl in zip(axes, ("LDA+KMEANS training time (s)", "time / IWTM CAVI time"), strict=True):
+    ylabels = ("LDA+KMEANS training time (s)", "LDA+KMEANS time / IWTM CAVI time (ratio)")
+    for ax, yl in zip(axes, ylabels, strict=True):
         ax.set_xscale("log")
         ax.set_xlabel("vocabulary size K")
         ax.set_ylabel(yl)
     axes[1].axhline(1, color="k", lw=0.5)
-    axes[0].legend(fontsize=6)
+    axes[0].legend(fontsize=8)
     fig.suptitle("Fig 5.3: run time (machine shared with other jobs)")
     fig.tight_layout()
     return FigureOutput(fig, pd.DataFrame(rows), {"reductions": ctx.settings.reductions})

@@ -108,7 +108,9 @@ def data(ctx):
         kind = "synthetic"
     elif name in SUBSETS:
         fetched = json.loads(ctx.input("fetched").read_text())
-        folder = ctx.input("fetched").parent.parent / Path(fetched["path"]).parent
+        # the fetch record lists the manifest (files[0].path, relative to resources/)
+        rel = fetched["files"][0]["path"] if "files" in fetched else fetched["path"]
+        folder = ctx.input("fetched").parent.parent / Path(rel).parent
         fs = scene_features(folder, name, s.scene, ctx.threads, ctx.seed(3))
         truth = {}
         kind = "real"

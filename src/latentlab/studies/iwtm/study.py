@@ -169,14 +169,23 @@ class FigSettings:
 
 @dataclass(frozen=True)
 class BenchCfg:
+    """``dataset``: a dataset of the run whose descriptors are used (null = N(0, 1) with
+    dim D); N x C the E l GEMM and the CAVI iteration; bgm_N x bgm_C the scikit-learn
+    side by side; vs_N descriptors (vs_C clusters) for Gibbs vs VI and LDA+KMEANS vs VI."""
+
+    dataset: str | None = None
     N: int = 200_000
     C: int = 4000
     D: int = 128
     T: int = 25
+    doc_len: int = 200
+    gemm_reps: int = 3
+    iters: int = 3
     bgm_N: int = 20_000
     bgm_C: int = 200
+    vs_N: int = 4000
+    vs_C: int = 200
     sift_images: int = 20
-    gibbs_docs_per_class: int = 5
 
 
 @dataclass(frozen=True)
