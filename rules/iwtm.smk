@@ -3,7 +3,7 @@
 IWTM = f"{OUT}/iwtm"
 IWTM_CFG = config.get("iwtm", {})
 IWTM_DS = list(IWTM_CFG.get("datasets", ["syn_iwtm"]))
-IWTM_FIGS = ["fig4_1", "fig4_2", "fig5_1", "fig5_2", "fig5_3"]
+IWTM_FIGS = ["fig4_1", "fig4_2", "fig5_1", "fig5_2", "fig5_3", "fig5_4"]
 IWTM_TABLES = ["table4_1", "sec5_6_1"]
 
 STUDY_FIGURES["iwtm"] = [f"{IWTM}/{f}.png" for f in IWTM_FIGS]
@@ -70,6 +70,7 @@ rule iwtm_figure:
         ch5=expand(f"{IWTM}/ch5_{{ds}}.csv", ds=IWTM_DS),
         confusion=expand(f"{IWTM}/ch4_{{ds}}.npz", ds=IWTM_DS),
         beta=expand(f"{IWTM}/ch5_{{ds}}.npz", ds=IWTM_DS),
+        semi=expand(f"{IWTM}/semi_{{ds}}.csv", ds=IWTM_DS),
     output:
         png=f"{IWTM}/{{fig}}.png",
         csv=f"{IWTM}/{{fig}}.csv",
@@ -82,6 +83,23 @@ rule iwtm_figure:
         io=lambda w, input, output: io_args(input, output),
     shell:
         "python -m latentlab iwtm {wildcards.fig} --params {params.json:q} {params.io} > {log} 2>&1"
+
+
+rule iwtm_semi:
+    input:
+        data=f"{IWTM}/data/{{dataset}}.npz",
+    output:
+        csv=f"{IWTM}/semi_{{dataset}}.csv",
+    log:
+        f"{LOGS}/iwtm/semi_{{dataset}}.log",
+    benchmark:
+        f"{BENCH}/iwtm/semi_{{dataset}}.tsv"
+    threads: THREADS
+    params:
+        json=lambda w: step_params("iwtm", "semi"),
+        io=lambda w, input, output: io_args(input, output),
+    shell:
+        "python -m latentlab iwtm semi --params {params.json:q} {params.io} > {log} 2>&1"
 
 
 rule iwtm_table:
@@ -105,6 +123,7 @@ rule iwtm_claims:
     input:
         ch4=expand(f"{IWTM}/ch4_{{ds}}.csv", ds=IWTM_DS),
         ch5=expand(f"{IWTM}/ch5_{{ds}}.csv", ds=IWTM_DS),
+        semi=expand(f"{IWTM}/semi_{{ds}}.csv", ds=IWTM_DS),
     output:
         csv=f"{IWTM}/claims.csv",
     log:

@@ -462,7 +462,22 @@ def _(ctx):
 
 @STUDY.claim("E14")
 def _(ctx):
-    return NotRun("Fig 5.4 (semi-supervised) is not implemented yet")
+    """Gain of the largest N_total over N_total = N_L for each N_L; holds if the gain is
+    > se_margin at the smallest N_L and the gain at the smallest N_L is the largest."""
+    m = ctx.settings.claims.se_margin
+
+    def f(df):
+        a = df.groupby(["n_labelled", "n_total"]).acc.mean()
+        gains = {}
+        for nl in sorted(df.n_labelled.unique()):
+            s = a.loc[nl]
+            gains[nl] = 100 * (s.loc[s.index.max()] - s.loc[s.index.min()])
+        g = list(gains.values())
+        ok = bool(g[0] > m and g[0] >= max(g))
+        note = "; ".join(f"N_L={nl}/class: {v:+.1f} pts" for nl, v in gains.items())
+        return ok, note + " (largest N_total vs N_total = smallest seen)"
+
+    return _each(ctx, "semi", f)
 
 
 @STUDY.claim("E30")

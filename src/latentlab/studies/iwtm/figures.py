@@ -1,5 +1,6 @@
 """iwtm figures: Fig 4.1 (accuracy vs vocabulary size), Fig 4.2 (confusion matrices),
-Fig 5.1 (sparsity of b~), Fig 5.2 (CAVI IWTM vs LDA+KMEANS vs LDA+GDPMM), Fig 5.3 (time)."""
+Fig 5.1 (sparsity of b~), Fig 5.2 (CAVI IWTM vs LDA+KMEANS vs LDA+GDPMM), Fig 5.3 (time),
+Fig 5.4 (semi-supervised)."""
 
 from __future__ import annotations
 
@@ -144,3 +145,33 @@ def fig5_3(ctx):
     fig.suptitle("Fig 5.3: run time (machine shared with other jobs)")
     fig.tight_layout()
     return FigureOutput(fig, pd.DataFrame(rows), {"reductions": ctx.settings.reductions})
+
+
+@STUDY.figure("fig5_4", settings=FigSettings)
+def fig5_4(ctx):
+    """Fig 5.4: accuracy vs the number of training images the topics see, one line per
+    number of labelled images per class."""
+    df = _concat(ctx, "semi")
+    ds = sorted(df.dataset.unique())
+    fig, axes = plt.subplots(1, len(ds), figsize=(6 * len(ds), 4.2), squeeze=False)
+    rows = []
+    for ax, d in zip(axes[0], ds, strict=True):
+        sub = df[df.dataset == d]
+        for nl, g in sub.groupby("n_labelled"):
+            a = g.groupby("n_total").acc.agg(["mean", "std"]).reset_index()
+            n_img = g.groupby("n_total").apply(
+                lambda x: x.n_unlabelled_images.iloc[0], include_groups=False
+            )
+            x = a.n_total.values
+            ax.errorbar(x, 100 * a["mean"], yerr=100 * a["std"].fillna(0), marker="o", ms=4,
+                        capsize=2, label=f"{nl} labelled/class")  # fmt: skip
+            for xt, m_, u in zip(x, a["mean"], n_img.values, strict=True):
+                rows.append(dict(dataset=d, n_labelled=nl, n_total=xt, acc=m_, unlabelled=u))
+        ax.set_xlabel("training images per class seen by CAVI (labelled + unlabelled)")
+        ax.set_ylabel("test accuracy (%)")
+        ax.set_title(f"{d}, T={int(sub['T'].iloc[0])}", fontsize=9)
+        ax.legend(fontsize=8)
+    fig.suptitle("Fig 5.4: semi-supervised IWTM (CAVI topics + HIK SVM)")
+    fig.tight_layout()
+    return FigureOutput(fig, pd.DataFrame(rows), {"reductions": ctx.settings.reductions},
+                        allow_nan=True)  # fmt: skip

@@ -403,3 +403,8 @@ def _onehot(B, used):
     """Fraction of the atoms mapped to a used cluster whose b~ row has max > 0.99 (E30)."""
     rows = B[B[:, used].sum(1) > 0]
     return float((rows.max(1) > 0.99).mean()) if len(rows) else float("nan")
+
+
+# Fig 5.4's step lives in its own module; importing it here registers it (the shape
+# imports the fixed part names only).
+from . import semi as _semi  # noqa: E402, F401

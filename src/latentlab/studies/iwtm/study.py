@@ -162,6 +162,27 @@ class ExpSettings:
 
 
 @dataclass(frozen=True)
+class SemiCfg:
+    """Fig 5.4: CAVI on ``n_total`` images per class (labels unused), HIK SVM on the
+    ``n_labelled`` per class among them; T = 25 as in the document (N_total 65-650)."""
+
+    T: int = 25
+    n_total: list[int] = field(default_factory=lambda: [5, 10, 20, 30, 40, 50])
+    n_labelled: list[int] = field(default_factory=lambda: [5, 10, 15, 20, 25])
+    reduction: str = ""  # what this run leaves out of the document's protocol (recorded)
+
+
+@dataclass(frozen=True)
+class SemiSettings:
+    """Settings of the semi step (CAVI and SVM settings shared with ch. 5)."""
+
+    semi: SemiCfg = field(default_factory=SemiCfg)
+    cavi: CaviCfg = field(default_factory=CaviCfg)
+    svm: SvmCfg = field(default_factory=SvmCfg)
+    reductions: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
 class FigSettings:
     datasets: list[str] = field(default_factory=lambda: ["scene13"])
     reductions: list[str] = field(default_factory=list)
