@@ -2,6 +2,8 @@
 # Logic: latentlab.studies.iwtm (python -m latentlab iwtm --help).
 IWTM = f"{OUT}/iwtm"
 IWTM_CFG = config.get("iwtm", {})
+# ch4/ch5/semi/bench are single-threaded (numba kernels, one BLAS call at a time matters
+# less than running the jobs side by side): threads 1 lets two of them share 2 cores.
 IWTM_DS = list(IWTM_CFG.get("datasets", ["syn_iwtm"]))
 IWTM_FIGS = ["fig4_1", "fig4_2", "fig5_1", "fig5_2", "fig5_3", "fig5_4"]
 IWTM_TABLES = ["table4_1", "sec5_6_1"]
@@ -53,7 +55,7 @@ rule iwtm_exp:
         f"{BENCH}/iwtm/{{chapter}}_{{dataset}}.tsv"
     wildcard_constraints:
         chapter="ch4|ch5",
-    threads: THREADS
+    threads: 1
     params:
         json=lambda w: step_params("iwtm", w.chapter),
         out=lambda w, output: f"--output csv={output.csv} "
@@ -94,7 +96,7 @@ rule iwtm_semi:
         f"{LOGS}/iwtm/semi_{{dataset}}.log",
     benchmark:
         f"{BENCH}/iwtm/semi_{{dataset}}.tsv"
-    threads: THREADS
+    threads: 1
     params:
         json=lambda w: step_params("iwtm", "semi"),
         io=lambda w, input, output: io_args(input, output),
@@ -149,7 +151,7 @@ rule iwtm_bench:
         f"{LOGS}/iwtm/bench.log",
     benchmark:
         f"{BENCH}/iwtm/bench.tsv"
-    threads: THREADS
+    threads: 1
     params:
         json=step_params("iwtm", "bench"),
         io=lambda w, input, output: io_args(input, output),

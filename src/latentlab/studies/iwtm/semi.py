@@ -24,7 +24,7 @@ from .study import STUDY, SemiSettings
 def semi(ctx):
     s, c = ctx.settings.semi, ctx.settings.cavi
     svm = ctx.settings.svm
-    z, meta = _load(ctx.input("data"))
+    z, meta = _load(ctx.input("data"), ctx.settings.desc_per_doc, ctx.seed(7))
     rank, labels = z["rank"], z["labels"]
     pool = int(rank.max()) + 1
     if max(s.n_total) > pool or max(s.n_labelled) > max(s.n_total) or min(s.n_labelled) < 2:

@@ -151,6 +151,7 @@ class ExpSettings:
     """Settings of the experiment steps (one job per dataset)."""
 
     datasets: list[str] = field(default_factory=lambda: ["scene13"])
+    desc_per_doc: int | None = None  # seeded subsample per document (null = all)
     n_train: list[int] = field(default_factory=lambda: [25, 50, 100])
     gibbs: GibbsCfg = field(default_factory=GibbsCfg)
     slda: SldaCfg = field(default_factory=SldaCfg)
@@ -177,6 +178,7 @@ class SemiSettings:
     """Settings of the semi step (CAVI and SVM settings shared with ch. 5)."""
 
     semi: SemiCfg = field(default_factory=SemiCfg)
+    desc_per_doc: int | None = None
     cavi: CaviCfg = field(default_factory=CaviCfg)
     svm: SvmCfg = field(default_factory=SvmCfg)
     reductions: list[str] = field(default_factory=list)
