@@ -84,6 +84,7 @@ def fig4_2(ctx):
             M = z[m]
             ax = axes[a, b]
             im = ax.imshow(M, vmin=0, vmax=1, cmap="viridis")
+            ax.grid(False)
             ax.set_xticks(range(len(names)), names, rotation=90, fontsize=6)
             ax.set_yticks(range(len(names)), names, fontsize=6)
             ax.set_xlabel("predicted class")
@@ -108,6 +109,7 @@ def fig5_1(ctx):
     cols = np.unique(Bs.argmax(1))
     fig, ax = plt.subplots(figsize=(7, 5))
     im = ax.imshow(Bs[:, cols], aspect="auto", cmap="gray_r", vmin=0, vmax=1)
+    ax.grid(False)
     fig.colorbar(im, ax=ax, label="q(c_k = c)")
     step = max(1, len(cols) // 10)
     ax.set_xticks(range(0, len(cols), step), [str(c) for c in cols[::step]])
