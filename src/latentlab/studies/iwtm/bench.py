@@ -99,7 +99,7 @@ def bench(ctx):
     row(what="sklearn BGM iteration", N=b.bgm_N, C=b.bgm_C, D=D, seconds=t_bgm)
     row(what="IWTM CAVI iteration (same N, C)", N=b.bgm_N, C=b.bgm_C, D=D, T=b.T, seconds=t_iw)
     # E13: Gibbs sweep vs CAVI iteration on the same documents; E12: LDA+KMEANS vs CAVI
-    n = b.vs_N
+    n = max(1, b.vs_N // b.doc_len) * b.doc_len  # whole documents only
     Xg, ipg = X[:n], np.arange(0, n + 1, b.doc_len)
     yg = np.arange(len(ipg) - 1) % 2
     pg = NGPrior.from_data(Xg, 1.0, 1.0)
