@@ -149,7 +149,21 @@ def ffbs3(ll0, ll1, a, b, w_never, w_on, u):
 
 
 @njit(cache=True)
-def chain_loglik(C1, C0, eta, Z, W, i, k, ll0, ll1):
+def compute_zw(Z, W):
+    """ZW[t, j, k] = (z_j^(t) W)_k, the change of η_ij when z_ik switches on (i != j)."""
+    T, N, K = Z.shape
+    zw = np.zeros((T, N, K))
+    for t in range(T):
+        for j in range(N):
+            for b in range(K):
+                if Z[t, j, b]:
+                    for k in range(K):
+                        zw[t, j, k] += W[b, k]
+    return zw
+
+
+@njit(cache=True)
+def chain_loglik(C1, C0, eta, Z, zw, i, k, ll0, ll1):
     """ll0[t], ll1[t] = log Pr(Y^(t) | z_ik^(t) = 0 / 1, rest) over the pairs touching i."""
     T, N, K = Z.shape
     for t in range(T):
@@ -163,10 +177,7 @@ def chain_loglik(C1, C0, eta, Z, W, i, k, ll0, ll1):
             c0 = C0[t, i, j]
             if c1 == 0.0 and c0 == 0.0:
                 continue
-            d = 0.0  # (W z_j)_k
-            for b in range(K):
-                if Z[t, j, b]:
-                    d += W[k, b]
+            d = zw[t, j, k]
             base = eta[t, i, j] - cur * d
             s0 += pair_loglik(c1, c0, base)
             s1 += pair_loglik(c1, c0, base + d)
@@ -175,8 +186,8 @@ def chain_loglik(C1, C0, eta, Z, W, i, k, ll0, ll1):
 
 
 @njit(cache=True)
-def set_chain(eta, Z, W, i, k, znew):
-    """Write z_ik^(1:T) = znew and update η incrementally (digest pitfall P2.5)."""
+def set_chain(eta, zw, Z, W, i, k, znew):
+    """Write z_ik^(1:T) = znew and update η and ZW incrementally (digest pitfall P2.5)."""
     T, N, K = Z.shape
     for t in range(T):
         delta = znew[t] - Z[t, i, k]
@@ -185,12 +196,11 @@ def set_chain(eta, Z, W, i, k, znew):
         for j in range(N):
             if j == i:
                 continue
-            d = 0.0
-            for b in range(K):
-                if Z[t, j, b]:
-                    d += W[k, b]
+            d = zw[t, j, k]
             eta[t, i, j] += delta * d
             eta[t, j, i] += delta * d
+        for b in range(K):
+            zw[t, i, b] += delta * W[k, b]
         Z[t, i, k] = znew[t]
 
 
@@ -207,6 +217,7 @@ def sweep_z(C1, C0, eta, Z, W, a, b, slice_factor, U):
     T, N, K = Z.shape
     ll0 = np.empty(T)
     ll1 = np.empty(T)
+    zw = compute_zw(Z, W)
     m = np.zeros(K, dtype=np.int64)  # number of ones per feature column
     for t in range(T):
         for i in range(N):
@@ -227,14 +238,14 @@ def sweep_z(C1, C0, eta, Z, W, a, b, slice_factor, U):
                 astar1 = astar0 if astar0 < a[k] else a[k]
                 w_never = 1.0 / astar0
                 w_on = 1.0 / astar1
-            chain_loglik(C1, C0, eta, Z, W, i, k, ll0, ll1)
+            chain_loglik(C1, C0, eta, Z, zw, i, k, ll0, ll1)
             znew, status, tb = ffbs3(ll0, ll1, a[k], b[k], w_never, w_on, U[k, i])
             if status != OK:
                 return status, i, k, tb
             new = 0
             for t in range(T):
                 new += znew[t]
-            set_chain(eta, Z, W, i, k, znew)
+            set_chain(eta, zw, Z, W, i, k, znew)
             m[k] += new - mine
     return OK, -1, -1, -1
 
@@ -275,6 +286,8 @@ def _apply_delta_w(eta, Z, k, kk, delta):
     T, N, K = Z.shape
     for t in range(T):
         for i in range(N):
+            if Z[t, i, k] == 0 and Z[t, i, kk] == 0:
+                continue
             for j in range(N):
                 if j == i:
                     continue
@@ -283,6 +296,7 @@ def _apply_delta_w(eta, Z, k, kk, delta):
                 else:
                     c = Z[t, i, k] * Z[t, j, kk] + Z[t, i, kk] * Z[t, j, k]
                 if c != 0:
+                    # pair visited from both ends when both are active: apply once per end
                     eta[t, i, j] += delta * c
 
 
@@ -337,8 +351,8 @@ def mh_eps(C1, C0, eta, eps, sigma_prior, sigma_prop, normal, uniform):
 
 @njit(cache=True)
 def stick_logh(a, alpha, M):
-    """h(a) = α Σ_{i=1}^M (1−a)^i / i + M log(1−a): the factor of Eq. 2.26 beyond a^{α−1};
-    decreasing in a, with h(0) = α H_M."""
+    """h(a) = α Σ_{i=1}^M (1−a)^i / i + M log(1−a): the factor of Eq. 2.26 beyond a^{α−1}
+    (direct sum; the sampler uses the integral form, checked against this)."""
     x = 1.0 - a
     s = 0.0
     p = 1.0
@@ -350,22 +364,6 @@ def stick_logh(a, alpha, M):
     if x <= 0.0:
         return -np.inf
     return alpha * s + M * np.log(x)
-
-
-@njit(cache=True)
-def stick_propose(a_prev, alpha, M, v, u):
-    """Rejection sampler for a new stick (Eq. 2.26): propose a = a_prev v^{1/α} (the
-    a^{α−1} part on [0, a_prev]) and accept with exp(h(a) − h(0)). Returns the first
-    accepted a among the proposals, or −1 when none was accepted."""
-    hM = 0.0
-    for i in range(1, M + 1):
-        hM += 1.0 / i
-    h0 = alpha * hM
-    for r in range(v.shape[0]):
-        a = a_prev * v[r] ** (1.0 / alpha)
-        if np.log(u[r]) < stick_logh(a, alpha, M) - h0:
-            return a
-    return -1.0
 
 
 @njit(cache=True)

@@ -173,18 +173,50 @@ def sort_by_stick(st: State) -> State:
     )
 
 
-def draw_stick(a_prev, alpha, M, rng, batch=256, max_tries=10_000_000) -> float:
-    """One new stick from Eq. 2.26 by exact rejection (:func:`kernels.stick_propose`)."""
-    tries = 0
-    while tries < max_tries:
-        a = kr.stick_propose(a_prev, alpha, M, rng.random(batch), rng.random(batch))
-        if a >= 0.0:
-            return float(a)
-        tries += batch
-    raise DivergenceError("new stick (Eq. 2.26)", 0, f"no acceptance in {max_tries} proposals")
+def stick_log_density(u, alpha, M):
+    """log of Eq. 2.26 in u = log a (Jacobian included), up to a constant:
+    α u + α S(a) + M log(1 − a), S(a) = Σ_{i=1}^M (1−a)^i / i = H_M − ∫_0^a (1−(1−t)^M)/t dt,
+    the integral taken by the trapezoid rule in log t on the (increasing) grid ``u``."""
+    a = np.exp(u)
+    f = -np.expm1(M * np.log1p(-np.minimum(a, 1 - 1e-16)))  # 1 − (1 − a)^M
+    integral = np.concatenate([[0.0], np.cumsum(0.5 * (f[1:] + f[:-1]) * np.diff(u))])
+    integral += M * a[0]  # ∫_0^{a_0} ≈ M a_0 for a_0 << 1/M
+    S = harmonic(M) - integral
+    return alpha * u + alpha * S + M * np.log1p(-np.minimum(a, 1 - 1e-16))
 
 
-def extend(st: State, hyper: Hyper, M: int, rng) -> State:
+class StickSampler:
+    """New sticks from Eq. 2.26 by inversion of the CDF on a grid in u = log a. The
+    unnormalised density is the same for every new stick of an iteration (only the upper
+    end a_prev changes), so the CDF is built once and each draw inverts it on [0, a_prev].
+    Below a ~ 1/M the density is e^{αu}; the grid starts 40/α below that (and below the
+    slice variable ``s_min``)."""
+
+    def __init__(self, alpha, M, grid: int = 4000, s_min: float = 1.0):
+        # the grid must reach below the slice s, else no draw can stop the extension
+        lo = min(-np.log(M), np.log(s_min)) - 40.0 / max(alpha, 1e-3) - 1.0
+        self.u = np.linspace(lo, 0.0, grid)
+        lp = stick_log_density(self.u, alpha, M)
+        lp[-1] = -np.inf  # a = 1 has density 0
+        if not np.all(np.isfinite(lp[:-1])):
+            raise DivergenceError("new stick (Eq. 2.26)", 0, f"alpha={alpha}, M={M}")
+        w = np.exp(lp - lp[:-1].max())
+        self.cdf = np.concatenate([[0.0], np.cumsum(0.5 * (w[1:] + w[:-1]) * np.diff(self.u))])
+
+    def draw(self, a_prev, rng) -> float:
+        up = np.interp(np.log(a_prev), self.u, self.cdf)
+        r = rng.random() * up
+        k = min(max(int(np.searchsorted(self.cdf, r, side="right")) - 1, 0), len(self.u) - 2)
+        frac = (r - self.cdf[k]) / max(self.cdf[k + 1] - self.cdf[k], 1e-300)
+        return float(np.exp(self.u[k] + frac * (self.u[k + 1] - self.u[k])))
+
+
+def draw_stick(a_prev, alpha, M, rng, grid: int = 4000) -> float:
+    """One new stick from Eq. 2.26 on [0, a_prev]."""
+    return StickSampler(alpha, M, grid).draw(a_prev, rng)
+
+
+def extend(st: State, hyper: Hyper, M: int, rng, max_new: int = 100_000) -> State:
     """Slice variable (Eq. 2.25) and new features with a_k >= s (Eq. 2.26)."""
     active = st.a[st.Z.any(axis=(0, 1))] if st.K else np.array([])
     astar = float(active.min()) if len(active) else 1.0
@@ -194,12 +226,15 @@ def extend(st: State, hyper: Hyper, M: int, rng) -> State:
     # intensity α a^{-1}(1-a)^M given Z). Starting them from a* (the digest's reading)
     # fails the prior test (K⁺ 1.5 instead of 2.5 at N = T = 2).
     new, a_prev = [], 1.0
+    sticks = StickSampler(st.alpha, M, s_min=s)
     while True:
-        a_new = draw_stick(a_prev, st.alpha, M, rng)
+        a_new = sticks.draw(a_prev, rng)
         if a_new < s:
             break
         new.append(a_new)
         a_prev = a_new
+        if len(new) > max_new:
+            raise DivergenceError("slice extension", 0, f"more than {max_new} new features (s={s})")
     if not new:
         return st
     n = len(new)
