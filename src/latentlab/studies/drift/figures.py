@@ -25,14 +25,14 @@ def fig2_2(ctx):
     z = np.load(ctx.input("matrices"))
     Zt, Zm = z["Z_true"], z["Z_mean"]
     K = Zt.shape[2]
-    fig, ax = figure(2, K, width=1.8, height=3.2, squeeze=False)
+    fig, ax = figure(2, K, width=2.2, height=3.2, squeeze=False)
     rows = []
     for k in range(K):
         for r, (M, name) in enumerate(((Zt, "true"), (Zm, "estimated"))):
             ax[r, k].imshow(
                 M[:, :, k], aspect="auto", cmap="gray_r", vmin=0, vmax=1, interpolation="nearest"
             )
-            ax[r, k].set_title(f"feature {k + 1}, {name}")
+            ax[r, k].set_title(f"feature {k + 1}\n{name}", fontsize=8)
             ax[r, k].set_xlabel("actor")
             ax[r, k].set_ylabel("time step")
             ax[r, k].grid(False)
@@ -42,11 +42,14 @@ def fig2_2(ctx):
 
 
 def _matrices(ax, mats, title_suffix=""):
-    for a, (name, M) in zip(ax, mats, strict=True):
+    for c, (a, (name, M)) in enumerate(zip(ax, mats, strict=True)):
         im = a.imshow(M, cmap="gray_r", vmin=0, vmax=1, interpolation="nearest")
-        a.set_title(name + title_suffix)
+        a.set_title(name + ("\n" + title_suffix if title_suffix else ""), fontsize=8)
         a.set_xlabel("actor")
-        a.set_ylabel("actor")
+        if c == 0:
+            a.set_ylabel("actor")
+        else:
+            a.set_yticklabels([])
         a.grid(False)
     return im
 
@@ -95,7 +98,7 @@ def fig2_5(ctx):
     rows = []
     for r, t in enumerate(months):
         mats = [("true Y", Y[t - 1])] + [(_lab(m), z[f"P_{m}_t{t}"]) for m in METHODS]
-        im = _matrices(ax[r], mats, f", t={t}")
+        im = _matrices(ax[r], mats, f"t={t}")
         rows += [{"t": t, "panel": n, "mean": float(M.mean())} for n, M in mats]
     fig.colorbar(im, ax=ax.ravel().tolist(), shrink=0.6, label="Pr(edge)")
     kind = ctx.json("network_summary").get("data_kind", "real")
@@ -122,7 +125,7 @@ def fig2_6(ctx):
         on = t[Y[:, i, j] == 1]
         a.scatter(on, np.full(len(on), 1.08), marker="|", color="k", label="edge present")
         a.set_ylim(0, 1.15)
-        a.set_ylabel(f"pair ({i},{j})")
+        a.set_ylabel(f"pair ({i},{j})\nPr(edge)")
         rows += [
             {
                 "i": int(i),
@@ -134,7 +137,7 @@ def fig2_6(ctx):
             for s in t
         ]
     ax[-1, 0].set_xlabel("month t")
-    ax[0, 0].legend(loc="lower left", ncol=2)
+    ax[0, 0].legend(loc="lower center", bbox_to_anchor=(0.5, 1.02), ncol=2)
     kind = ctx.json("network_summary").get("data_kind", "real")
     return FigureOutput(fig, pd.DataFrame(rows), {"data_kind": kind})
 
