@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 from scipy.optimize import linear_sum_assignment
 
+from latentlab.errors import ConfigError
 from latentlab.models.drift.sampler import Data, run_chains
 from latentlab.models.drift.synthetic import drift_dataset, enron_like
 
@@ -190,7 +191,10 @@ def monthly_fit(ctx):
         raise ValueError(f"drift.monthly_fit.first_t must be in 2..{T}")
     hyper = hyper_of(ctx.settings.hyper)
     rows, mats, times = [], {}, []
-    for t in range(s.first_t, T + 1):  # 1-based month t, trained on 1..t-1
+    if s.forecast_every < 1:
+        raise ConfigError("drift.monthly_fit.forecast_every", "must be >= 1")
+    months = list(range(T, s.first_t - 1, -s.forecast_every))[::-1]  # always include T
+    for t in months:  # 1-based month t, trained on 1..t-1
         t0 = time.perf_counter()
         res, m = forecast_all(
             Y[: t - 1],

@@ -117,6 +117,7 @@ class MonthlyFit:
     thin: int = 1
     forecast_draws: int = 10
     first_t: int = 3  # forecast months first_t..T (1-based), as in the document
+    forecast_every: int = 1  # forecast every month (document); > 1 skips months (recorded)
     missing_chains: int = 30
     missing_burnin: int = 300
     heldout_frac: float = 0.2
