@@ -115,6 +115,11 @@ CLAIMS = [
 STUDY.claims(CLAIMS, settings=ClaimsSettings)
 
 
+def _monthly_dataset(ctx):
+    real = ctx.json("network_summary").get("data_kind", "real") == "real"
+    return "enron monthly (top 50)" if real else "Enron-like synthetic"
+
+
 def _best(df, metric, methods):
     v = {m: float(np.nanmean(df[df.method == m][metric])) for m in methods}
     return v
@@ -178,7 +183,7 @@ def _(ctx):
     tie = abs(int(t.loc[10, "Baseline"]) - int(t.loc[10, "DRIFT"])) <= 1
     wins = bool((t.loc[t.index >= 50, "DRIFT"] > t.loc[t.index >= 50, "Baseline"]).all())
     note = "; ".join(f"k={k}: DRIFT {r.DRIFT} vs Baseline {r.Baseline}" for k, r in t.iterrows())
-    return Measured(bool(tie and wins), data_kind=kind, note=note)
+    return Measured(bool(tie and wins), dataset=_monthly_dataset(ctx), data_kind=kind, note=note)
 
 
 @STUDY.claim("C2.5")
@@ -202,7 +207,7 @@ def _(ctx):
     note = f"months {T - 3}..{T}: |pred - true density| " + ", ".join(
         f"{m}={v:.4f}" for m, v in err.items()
     )
-    return Measured(bool(ok), data_kind=kind, note=note)
+    return Measured(bool(ok), dataset=_monthly_dataset(ctx), data_kind=kind, note=note)
 
 
 @STUDY.claim("C2.6")
@@ -234,7 +239,7 @@ def _(ctx):
     note = f"share of months t < {early} above the baseline: " + ", ".join(
         f"{m}={v:.2f}" for m, v in shares.items()
     )
-    return Measured(bool(ok), data_kind=kind, note=note)
+    return Measured(bool(ok), dataset=_monthly_dataset(ctx), data_kind=kind, note=note)
 
 
 @STUDY.claim("C2.9")
