@@ -253,6 +253,7 @@ def _(ctx):
     share = float((s > 0).mean())
     return Measured(
         bool(share > 0.5),
+        dataset=_monthly_dataset(ctx),
         data_kind=kind,
         note=f"DRIFT above the baseline in {share:.2f} of months t >= {early}",
     )
@@ -267,6 +268,7 @@ def _(ctx):
     ok = last["LFRM_last"] >= last["LFRM_all"] and last["LFRM_last"] >= last["Baseline"]
     return Measured(
         bool(ok),
+        dataset=_monthly_dataset(ctx),
         data_kind=kind,
         note="LL at t=T: " + ", ".join(f"{m}={v:.4g}" for m, v in last.items()),
     )
