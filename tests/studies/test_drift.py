@@ -120,8 +120,10 @@ def _dry_run_commands(drift_section, tmp_path):
         "-n",
         "-p",
         "--forceall",
-        "--configfile=config/config.yaml",
-        f"--configfile={extra}",
+        # a run given with --configfile stands alone: give the default and the override
+        "--configfile",
+        "config/config.yaml",
+        str(extra),
     ]
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
     out = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
