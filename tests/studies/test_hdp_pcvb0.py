@@ -148,7 +148,9 @@ def test_end_to_end(tmp_path, section):
         assert c in ids, c
     assert set(df[df.dataset == "WSJ"].verdict) == {"not_testable"}
     assert "C4d" in set(df[df.dataset == "WSJ"].claim_id)
-    assert set(df[df.dataset == "Enron"].verdict) == {"not_run"}  # public, not in the mirror
+    enron = df[df.dataset == "Enron"]  # public, not in the mirror: not_run, real data
+    assert set(enron.verdict) == {"not_run"} and set(enron.data_kind) == {"real"}
+    assert set(df[df.claim_id == "F3-left"].data_kind) == {"none"}
     assert set(df[df.claim_id == "C11d"].verdict) == {"not_run"}
     for c in ("C1", "C3a", "C14", "C15b"):  # by construction: counted apart
         assert set(df[df.claim_id == c].data_kind) == {"identity"}, c

@@ -87,6 +87,7 @@ class NotRun:
 
     reason: str
     dataset: str | None = None
+    data_kind: str | None = None  # default: the claim's (``none`` for an identity claim)
 
 
 def resolve_tolerance(tol: float | str, settings) -> float:
@@ -166,7 +167,9 @@ def evaluate_claims(study, ctx) -> Ledger:
                 paper_value=c.paper_value,
                 reason=r.reason,
                 dataset=r.dataset if r.dataset is not None else c.dataset,
-                data_kind=c.data_kind if c.data_kind != "identity" else "none",
+                data_kind=r.data_kind
+                if r.data_kind is not None
+                else (c.data_kind if c.data_kind != "identity" else "none"),
             )
             continue
         m = r if isinstance(r, Measured) else Measured(r)

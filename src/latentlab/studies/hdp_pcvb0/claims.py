@@ -349,7 +349,7 @@ def _private(where, statement, paper_value, names):
     """Rows of the document's corpora this run cannot test: not_testable for the private
     ones (WSJ, 7conf), not_run for the public UCI Enron text."""
     return [
-        NotRun(ENRON_NOT_RUN, dataset=n)
+        NotRun(ENRON_NOT_RUN, dataset=n, data_kind="real")
         if n == "Enron"
         else NotTestable(
             PRIVATE[n],
@@ -633,7 +633,8 @@ def _axis_rows(ctx, ranges, values, what):
         ))  # fmt: skip
     return rows or NotRun(
         "no perplexity dataset of this run stands for a corpus of Fig 3 (its `paper` key); "
-        "config/real.yaml runs KOS"
+        "config/real.yaml runs KOS",
+        data_kind="none",
     )
 
 
