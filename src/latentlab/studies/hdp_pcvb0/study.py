@@ -118,9 +118,9 @@ class SplitSettings:
 @dataclass(frozen=True)
 class PerplexityGrid:
     """A dataset's own T grid (``per_dataset``): its ``T``, ``trace_T`` and ``runs``; at its
-    largest T only ``max_T_configs`` run (all when unset), ``max_T_runs`` times (``runs`` when unset).
-    A budget choice: the document's T = 300 for the configurations its Figs 2 and 3-right
-    draw, recorded in the run JSONs."""
+    largest T only ``max_T_configs`` run (all when unset), ``max_T_runs`` times (``runs``
+    when unset). A budget choice: the document's T = 300 for the configurations its Figs 2
+    and 3-right draw, recorded in the run JSONs."""
 
     T: list[int] = field(default_factory=list)
     trace_T: int | None = None
