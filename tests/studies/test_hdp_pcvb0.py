@@ -75,8 +75,12 @@ def section():
             "g": {"source": "synthetic", "generator": "graph", "kind": "graph", "n_nodes": 120,
                   "n_comm": 4, "mean_degree": 30, "seed": 3},
         },
+        # at the largest T only three configurations, once (the real config's KOS grid)
         "perplexity": {"datasets": ["toy"], "T": [3, 5], "trace_T": 5, "runs": 2,
-                       "iterations": 6},
+                       "iterations": 6,
+                       "per_dataset": {"toy": {"max_T_runs": 1,
+                                               "max_T_configs": ["cvb_AA", "cvb0_AA",
+                                                                 "pcvb0_AA"]}}},
         "knn": {"datasets": ["lab"], "T": [4], "runs": 1, "iterations": 4, "fold_in_iters": 3,
                 "k": [7, 1]},
         "links": {"datasets": ["g"], "T": [4], "runs": 1, "iterations": 4},
@@ -112,9 +116,13 @@ def test_end_to_end(tmp_path, section):
             acc.append(d / f"{kind}_{c}.json")
             _step(st, section, kind, {"data": d / f"{ds}.npz"}, {"json": acc[-1]},
                   dataset=ds, config=c)  # fmt: skip
-    r = json.loads(ppl[0].read_text())
-    assert len(r["runs"]) == 4 and all(np.isfinite(x["final_perplexity"]) for x in r["runs"])
+    r = json.loads(ppl[list(CONFIGS).index("cvb_AA")].read_text())
+    assert [x["T"] for x in r["runs"]] == [3, 3, 5]
+    assert all(np.isfinite(x["final_perplexity"]) for x in r["runs"])
     assert len(r["runs"][-1]["trace"]) == 6 and r["runs"][0]["trace"] == []
+    assert 0 < r["runs"][-1]["beta_v_E"]["max"] and r["runs"][-1]["beta_v_E"]["n_words"] > 0
+    r = json.loads(ppl[list(CONFIGS).index("cvb_AS")].read_text())
+    assert [x["T"] for x in r["runs"]] == [3, 3] and r["trace_T"] is None
     _step(st, section, "init", {"data": d / "toy.npz"}, {"json": d / "init.json"})
     _step(st, section, "gibbs", {"data": d / "toy.npz"}, {"json": d / "gibbs.json"})
     # bench without child processes: fake the per-config rows, run the LOC count for real
@@ -139,8 +147,17 @@ def test_end_to_end(tmp_path, section):
               "C13", "C14", "C15a", "C15b", "C16"):  # fmt: skip
         assert c in ids, c
     assert set(df[df.dataset == "WSJ"].verdict) == {"not_testable"}
+    assert "C4d" in set(df[df.dataset == "WSJ"].claim_id)
+    enron = df[df.dataset == "Enron"]  # public, not in the mirror: not_run, real data
+    assert set(enron.verdict) == {"not_run"} and set(enron.data_kind) == {"real"}
+    assert set(df[df.claim_id == "F3-left"].data_kind) == {"none"}
     assert set(df[df.claim_id == "C11d"].verdict) == {"not_run"}
-    assert set(df[df.claim_id == "C3a"].data_kind) == {"identity"}
+    for c in ("C1", "C3a", "C14", "C15b"):  # by construction: counted apart
+        assert set(df[df.claim_id == c].data_kind) == {"identity"}, c
+    assert set(df[df.claim_id.isin(["C4c", "C8", "C10"])].dataset) == {"toy"}
+    assert set(df[df.claim_id.isin(["F3-left", "F3-right"])].verdict) == {"not_run"}
+    c5 = df[(df.claim_id == "C5") & (df.dataset == "toy")].iloc[0]
+    assert "each of the 1/2 paired run(s)" in c5.statement and "[" in c5.note
 
 
 def test_prepare_subsample_and_vocab_cut(tmp_path):

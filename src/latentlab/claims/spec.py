@@ -87,6 +87,9 @@ class NotRun:
 
     reason: str
     dataset: str | None = None
+    data_kind: str | None = None  # default: the claim's (``none`` for an identity claim)
+    paper_value: Any = None  # default: the claim's
+    statement: str | None = None
 
 
 def resolve_tolerance(tol: float | str, settings) -> float:
@@ -162,11 +165,13 @@ def evaluate_claims(study, ctx) -> Ledger:
             ledger.not_run(
                 c.id,
                 where=c.where,
-                statement=c.statement,
-                paper_value=c.paper_value,
+                statement=c.statement if r.statement is None else r.statement,
+                paper_value=c.paper_value if r.paper_value is None else r.paper_value,
                 reason=r.reason,
                 dataset=r.dataset if r.dataset is not None else c.dataset,
-                data_kind=c.data_kind if c.data_kind != "identity" else "none",
+                data_kind=r.data_kind
+                if r.data_kind is not None
+                else (c.data_kind if c.data_kind != "identity" else "none"),
             )
             continue
         m = r if isinstance(r, Measured) else Measured(r)

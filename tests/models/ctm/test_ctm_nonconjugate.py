@@ -73,6 +73,18 @@ def test_laplace_doc_is_stationary_and_matches_formula():
     assert np.allclose(np.exp(fit.log_phi), ph / ph.sum(1, keepdims=True))
 
 
+def test_ahmed_xing_doc_reaches_the_laplace_fixed_point_or_reports_failure():
+    """Sec. 3.2: θ̂ = previous m alternates φ with one Newton step; where it converges, it
+    stops at Laplace's fixed point; a cap of 1 iteration cannot converge (reported False)."""
+    ids, cnt, lb = _doc()
+    pr = _prior(5)
+    ok, it, m = R.ahmed_xing_doc(ids, cnt, lb, pr, tol=1e-10, max_iter=5000)
+    assert ok and it > 1
+    lap = R.laplace_doc(ids, cnt, lb, pr, tol=1e-12, max_iter=5000)
+    assert np.allclose(m, lap.m, atol=1e-6)
+    assert R.ahmed_xing_doc(ids, cnt, lb, pr, tol=1e-10, max_iter=1)[0] is False
+
+
 def test_delta_doc_stationary():
     ids, cnt, lb = _doc(seed=1)
     pr = _prior(5, 2)

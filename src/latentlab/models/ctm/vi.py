@@ -247,6 +247,34 @@ def laplace_doc(
     return DocFit(m, V, log_phi, trace[-1], it, trace)
 
 
+def ahmed_xing_doc(ids, counts, logbeta, prior: Prior, *, tol=1e-4, max_iter=200):
+    """θ̂ = previous m (Sec. 3.2, Ahmed & Xing 2007): alternate φ (Eq. 18) and one undamped
+    Newton step m ← m − H⁻¹g, V = −H⁻¹ (claim C3). Stops when the relative change of m is
+    below ``tol`` (Laplace's criterion). Returns (converged, iterations, m); the document
+    reports this choice "did not always converge"."""
+    from latentlab.models.nonconjugate.core import ahmed_xing_step
+
+    counts = np.asarray(counts, dtype=float)
+    N = float(counts.sum())
+    lbw = logbeta[:, ids].T
+    m = np.zeros(logbeta.shape[0])
+    log_phi = phi_update(m, lbw)
+    for it in range(1, max_iter + 1):
+        nbar = counts @ np.exp(log_phi)
+        try:
+            q = ahmed_xing_step(ctm_grad(m, nbar, N, prior), ctm_hess(m, N, prior), m)
+        except (np.linalg.LinAlgError, DivergenceError):
+            return False, it, m
+        if not np.all(np.isfinite(q.m)):
+            return False, it, m
+        change = np.linalg.norm(q.m - m) / max(np.linalg.norm(m), 1.0)
+        m = q.m
+        log_phi = phi_update(m, lbw)
+        if change < tol:
+            return True, it, m
+    return False, max_iter, m
+
+
 def delta_doc(
     ids,
     counts,

@@ -143,6 +143,20 @@ def _model_summary(m) -> dict:
     }
 
 
+def _beta_summary(m) -> dict:
+    """E[β_v] = E[β0]E[τ_v] (CVB) or β0τ_v (PCVB0) over the words seen in training: the
+    quantity the Fig 2 caption says is "also small" (the premise β_v < 1 of Eq 20)."""
+    eb = m.beta_v if m.proposed else m.E_beta0 * m.E_tau
+    eb = np.asarray(eb)[np.asarray(m.nkv).sum(1) > 0]
+    return {
+        "n_words": int(eb.size),
+        "max": float(eb.max()),
+        "q50": float(np.quantile(eb, 0.5)),
+        "q99": float(np.quantile(eb, 0.99)),
+        "frac_below_1": float(np.mean(eb < 1.0)),
+    }
+
+
 def _opts(ctx, task: str):
     s = ctx.settings
     return model_options(s.options, getattr(s, task).options, f"hdp_pcvb0.{task}.options")
@@ -158,18 +172,13 @@ def run_perplexity(ctx) -> None:
     inp = ctx.input("data")
     corpus = load_corpus(inp)
     sp = split(ctx, corpus, inp)
-    Ts = list(p.T)
-    trace_T = p.trace_T if p.trace_T is not None else max(Ts)
-    if trace_T not in Ts:
-        Ts.append(trace_T)
+    grid, trace_T = p.grid(dataset, config)
     n_iter = p.iterations
     opts = _opts(ctx, "perplexity")
     res = []
-    log.info(
-        "%s %s: %s, T=%s, %d runs x %d iterations", dataset, config, sp.info, Ts, p.runs, n_iter
-    )
-    for T in Ts:
-        for r in range(p.runs):
+    log.info("%s %s: %s, (T, runs) %s, %d iterations", dataset, config, sp.info, grid, n_iter)
+    for T, runs in grid:
+        for r in range(runs):
             seed = ctx.seed(0, r)
             m = new_model(T, config, options=opts, seed=seed)
             trace, ent, secs = [], [], []
@@ -203,6 +212,7 @@ def run_perplexity(ctx) -> None:
             if T == trace_T:  # Fig 2 reports E[α0π_k] (§3.8)
                 ea = m.alpha0 * m.Epi if m.proposed else m.E_alpha0 * m.Epi
                 row["alpha_pi_E"] = ea.tolist()
+                row["beta_v_E"] = _beta_summary(m)
             res.append(row)
     write_json(
         {
@@ -213,6 +223,7 @@ def run_perplexity(ctx) -> None:
             "split": sp.info,
             "iterations": n_iter,
             "trace_T": trace_T,
+            "grid": grid,
             "options": new_model(2, config, options=opts).settings(),
             "truth": corpus.metadata.get("truth", {}).get("n_topics_pi_gt_1e-3"),
             "runs": res,

@@ -116,9 +116,27 @@ class SplitSettings:
 
 
 @dataclass(frozen=True)
+class PerplexityGrid:
+    """A dataset's own T grid (``per_dataset``): its ``T``, ``trace_T`` and ``runs``; at its
+    largest T only ``max_T_configs`` run (all when unset), ``max_T_runs`` times (``runs``
+    when unset). A budget choice: the document's T = 300 for the configurations its Figs 2
+    and 3-right draw, recorded in the run JSONs."""
+
+    T: list[int] = field(default_factory=list)
+    trace_T: int | None = None
+    runs: int | None = None
+    max_T_runs: int | None = None
+    max_T_configs: list[str] | None = None
+
+    def __post_init__(self):
+        if self.max_T_configs is not None:
+            _check_configs(self.max_T_configs, "hdp_pcvb0.perplexity.per_dataset.max_T_configs")
+
+
+@dataclass(frozen=True)
 class PerplexityTask(SplitSettings):
     """Figs 2 and 3: every T, ``runs`` runs (seeds base_seed + r); trace at ``trace_T``
-    (default: the largest T)."""
+    (default: the largest T); ``per_dataset`` overrides the grid of named datasets."""
 
     datasets: list[str] = field(default_factory=list)
     T: list[int] = field(default_factory=lambda: [100, 200, 300])
@@ -126,10 +144,36 @@ class PerplexityTask(SplitSettings):
     runs: int = 5
     iterations: int = 100
     options: dict[str, Any] = field(default_factory=dict)
+    per_dataset: dict[str, PerplexityGrid] = field(default_factory=dict)
 
     def __post_init__(self):
         super().__post_init__()
         _check_overlay(self.options, "hdp_pcvb0.perplexity.options")
+        bad = sorted(set(self.per_dataset) - set(self.datasets))
+        if bad:
+            raise ConfigError(
+                "hdp_pcvb0.perplexity.per_dataset", f"{bad[0]!r} is not in perplexity.datasets"
+            )
+
+    def grid(self, dataset: str, config: str) -> tuple[list[tuple[int, int]], int | None]:
+        """``[(T, runs)]`` of ``config`` on ``dataset`` and the trace T (None: this
+        configuration does not run it)."""
+        g = self.per_dataset.get(dataset)
+        Ts = list(g.T) if g is not None and g.T else list(self.T)
+        tT = g.trace_T if g is not None and g.trace_T is not None else self.trace_T
+        tT = max(Ts) if tT is None else tT
+        if tT not in Ts:
+            Ts.append(tT)
+        Tmax = max(Ts)
+        out = []
+        for T in Ts:
+            runs = g.runs if g is not None and g.runs else self.runs
+            if g is not None and T == Tmax:
+                if g.max_T_configs is not None and config not in g.max_T_configs:
+                    continue
+                runs = g.max_T_runs or runs
+            out.append((T, runs))
+        return out, (tT if any(T == tT for T, _ in out) else None)
 
 
 @dataclass(frozen=True)

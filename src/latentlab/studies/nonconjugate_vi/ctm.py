@@ -81,6 +81,8 @@ def _fit_one_inner(job):
         time_budget_s=c.em_time_budget_s,
     )
     t_fit = time.perf_counter() - t0
+    b = [h["bound_per_word"] for h in hist]
+    converged = len(b) > 1 and abs((b[-1] - b[-2]) / b[-2]) < c.em_tol
     s, n = R.heldout_loglik(
         model,
         obs,
@@ -97,6 +99,7 @@ def _fit_one_inner(job):
         "bound_per_word": hist[-1]["bound_per_word"],
         "heldout_per_word": s / n,
         "em_iters": len(hist),
+        "em_converged": bool(converged),
         "fit_time_s": t_fit,
         "estep_time_s": float(np.mean([h["estep_s"] for h in hist])),
         "max_ridge": float(max(h["ridge"] for h in hist)),
@@ -172,14 +175,24 @@ def fig2_traces(ctx, path=None) -> tuple[pd.DataFrame, pd.DataFrame, dict]:
             dec = np.diff(tr) < -1e-8 * np.abs(tr[:-1])
             mono.append({"method": meth, "doc": j, "n_iter": len(tr),
                          "n_decreases": int(dec.sum()),
-                         "monotone": bool(not dec.any())})  # fmt: skip
+                         "monotone": bool(not dec.any()),
+                         "converged": bool(fit.n_iter < f2.max_iter)})  # fmt: skip
         for d_i, j in enumerate(pick):
             ids, cnt = obs[j]
             fit = R.infer_doc(meth, ids, cnt, model.logbeta, model.prior, opts=opts)
             for it, v in enumerate(fit.trace, 1):
                 rows.append({"doc": f"doc{d_i + 1}", "doc_index": int(j), "method": meth,
                              "iteration": it, "objective": v})  # fmt: skip
-    meta = {"corpus": info, "K": f2.K, "em_iters": f2.em_iters, "tol": f2.tol}
+    # Sec. 3.2: θ̂ = previous m (Ahmed-Xing, undamped Newton) "did not always converge"
+    for j in range(ndocs):
+        ids, cnt = obs[j]
+        ok, it, _ = R.ahmed_xing_doc(ids, cnt, model.logbeta, model.prior, tol=c.estep_tol,
+                                     max_iter=f2.max_iter)  # fmt: skip
+        mono.append({"method": "ahmed_xing", "doc": j, "n_iter": it, "n_decreases": -1,
+                     "monotone": False, "converged": bool(ok)})  # fmt: skip
+    ax = {"tol": c.estep_tol, "max_iter": f2.max_iter,
+          "note": "monotone/n_decreases not recorded for ahmed_xing rows"}  # fmt: skip
+    meta = {"corpus": info, "K": f2.K, "em_iters": f2.em_iters, "tol": f2.tol, "ahmed_xing": ax}
     return pd.DataFrame(rows), pd.DataFrame(mono), meta
 
 
@@ -190,23 +203,25 @@ def fig6_history(ctx, path=None) -> tuple[pd.DataFrame, dict]:
     c, f6 = ctx.settings.ctm, ctx.settings.fig6
     train, obs, held, V, info = prepare_corpus(ctx, c.corpus(f6.corpus), path)
     K = f6.K
-    lb0 = R.init_topics(K, V, ctx.seed(K))
     warmup()
     rows = []
-    for meth in f6.methods:
-        opts = method_opts(c, meth)
+    for r in range(f6.seeds):
+        lb0 = R.init_topics(K, V, ctx.seed(K, c.seed_stride * r))
+        for meth in f6.methods:
+            opts = method_opts(c, meth)
 
-        def ev(model, opts=opts):
-            s, n = R.heldout_loglik(model, obs, held, opts=opts)
-            return s / n
+            def ev(model, opts=opts):
+                s, n = R.heldout_loglik(model, obs, held, opts=opts)
+                return s / n
 
-        _, hist, _ = R.variational_em(
-            train, lb0, meth, max_iter=f6.em_max_iter, tol=0.0, opts=opts,
-            pseudo=c.pseudo_count, ridge_rel=c.ridge_rel, eval_fn=ev,
-        )  # fmt: skip
-        for h in hist:
-            rows.append({"method": meth, **h})
-    return pd.DataFrame(rows), {"corpus": info, "K": K, "em_max_iter": f6.em_max_iter}
+            _, hist, _ = R.variational_em(
+                train, lb0, meth, max_iter=f6.em_max_iter, tol=0.0, opts=opts,
+                pseudo=c.pseudo_count, ridge_rel=c.ridge_rel, eval_fn=ev,
+            )  # fmt: skip
+            for h in hist:
+                rows.append({"method": meth, "seed": r, **h})
+    meta = {"corpus": info, "K": K, "em_max_iter": f6.em_max_iter, "seeds": f6.seeds}
+    return pd.DataFrame(rows), meta
 
 
 def bench_ctm(ctx, path=None) -> list[dict]:

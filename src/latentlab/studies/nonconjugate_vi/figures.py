@@ -91,13 +91,22 @@ def fig6(ctx) -> FigureOutput:
         "fig6a": ("bound_per_word", "per-word approximate bound"),
         "fig6b": ("heldout_per_word", "per-word held-out log likelihood"),
     }[ctx.step]
+    if "seed" not in df.columns:
+        df["seed"] = 0
     fig, ax = figure()
-    for meth, g in df.groupby("method"):
-        ax.plot(g.time_s, g[col], marker="o", label=meth)
+    colors = {}
+    for (meth, seed), g in df.groupby(["method", "seed"]):
+        lab = None if meth in colors else meth
+        line = ax.plot(g.time_s, g[col], marker="o", ms=3, label=lab, color=colors.get(meth),
+                       alpha=1.0 if seed == 0 else 0.6)  # fmt: skip
+        colors.setdefault(meth, line[0].get_color())
     ax.set_xlabel("wall-clock time (s)")
     ax.set_ylabel(ylabel)
-    ax.set_title(f"{ctx.settings.fig6.corpus}, K={ctx.settings.fig6.K}")
+    n = df.seed.nunique()
+    ax.set_title(f"{ctx.settings.fig6.corpus}, K={ctx.settings.fig6.K}"
+                 + (f" ({n} seeds)" if n > 1 else ""))  # fmt: skip
     ax.legend()
     meta = _raw_meta(ctx.input("history"))
-    return FigureOutput(fig, df[["method", "iter", "time_s", col]],
-                        {k: meta.get(k) for k in ("corpus", "K", "em_max_iter")})  # fmt: skip
+    keep = ("corpus", "K", "em_max_iter", "seeds")
+    return FigureOutput(fig, df[["method", "seed", "iter", "time_s", col]],
+                        {k: meta.get(k) for k in keep})  # fmt: skip
