@@ -42,4 +42,4 @@ def warm_up(s: Model) -> None:
 
     c, _ = lda_corpus_vectorised(20, 30, 2, 10, 0.5, 0.5, 0)
     for name in method_names(s):
-        make_method(name, s, 2, 0, minibatch=5).fit(c, n_epochs=1)
+        make_method(name, s, 2, 0, minibatch=5).fit(c, n_iter=1)

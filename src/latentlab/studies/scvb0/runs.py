@@ -137,7 +137,7 @@ def curves(ctx):
             rows,
         )
         t0 = time.perf_counter()
-        model.fit(train, max_docs=total, n_epochs=None, callback=cb)
+        model.fit(train, None, callback=cb, max_docs=total)
         log.info(
             "%s on %s: %d docs in %.2fs train (%.2fs wall), final LL %.4f",
             name,
@@ -178,7 +178,7 @@ def fig4_7_run(ctx):
         ),
         rows,
     )
-    model.fit(train, max_docs=total, n_epochs=None, callback=cb)
+    model.fit(train, None, callback=cb, max_docs=total)
     rng = np.random.default_rng(ctx.seed(SEED_SUBSETS))
     for N in q.subsets:
         N = int(min(N, train.n_docs))
@@ -230,7 +230,7 @@ def topics(ctx, n_top: int = 10):
     for r in range(q.runs):
         for name in names:
             m = make_method(name, s, K, ctx.seed(0, r), minibatch=mb)
-            m.fit(corpus, n_epochs=None, time_budget=q.seconds)
+            m.fit(corpus, None, time_budget=q.seconds)
             top = np.argsort(-m.phi(), axis=1)[:, :n_top]
             coh = umass_coherence(corpus, top)
             summary.append(
