@@ -16,7 +16,7 @@ Conventions
 
 API
 ---
-Every model has the one interface (:class:`._common.TopicModel`, issue 9 point 6):
+Every model has the one interface (:class:`._common.ModelInterface`, issue 9 point 6):
 ``fit(corpus, n_iter, callback=None)`` on a :class:`BowCorpus`, with ``callback(model,
 info) -> stop`` after every iteration (True stops the fit); ``phi()`` is Phi as **K x W**
 (rows sum to 1); ``theta()`` the **D x K** topic proportions of the training documents;

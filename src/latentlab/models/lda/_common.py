@@ -148,7 +148,7 @@ def nonempty_docs(indptr: np.ndarray) -> tuple[np.ndarray, int]:
     return keep, int(len(lens) - len(keep))
 
 
-class TopicModel:
+class ModelInterface:
     """The one model interface (issue 9, point 6), shared by every LDA algorithm.
 
     ``fit(corpus, n_iter, callback=None)`` takes a :class:`BowCorpus`; ``callback(model,
@@ -165,12 +165,12 @@ class TopicModel:
         return self.phi_wk().T.copy()
 
 
-class BatchLoop(TopicModel):
+class BatchLoop(ModelInterface):
     """``fit`` of the batch models (CGS, CVB0, MapLdaU): ``initialize`` then ``n_iter``
     calls of ``step``; ``callback(model, {"iteration": i})`` after each may stop it."""
 
     def fit(self, corpus, n_iter: int, callback=None):
-        """Initialise on ``corpus`` and run ``n_iter`` sweeps (see :class:`TopicModel`)."""
+        """Initialise on ``corpus`` and run ``n_iter`` sweeps (see :class:`ModelInterface`)."""
         n = check_n_iter(n_iter)
         if n != int(n):
             raise ConfigError("n_iter", f"must be a whole number of sweeps, got {n_iter!r}")
@@ -182,7 +182,7 @@ class BatchLoop(TopicModel):
         return self
 
 
-class MinibatchLoop(TopicModel):
+class MinibatchLoop(ModelInterface):
     """``fit``/``resume`` for the minibatch learners (SCVB0, SVB): feed minibatches until
     ``n_iter`` passes over the (non-empty) documents, ``max_docs`` documents or a
     training-time budget is reached, whichever comes first. The subclass keeps ``docs``,

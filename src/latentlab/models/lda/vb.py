@@ -14,8 +14,8 @@ from latentlab.errors import ConfigError
 from . import kernels
 from ._common import (
     MinibatchLoop,
+    ModelInterface,
     StepSize,
-    TopicModel,
     check_alpha,
     check_corpus,
     check_finite,
@@ -60,7 +60,7 @@ def vb_theta(corpus_csr, exp_elog_phi_wk, alpha, max_iter: int = 100, tol: float
     return theta
 
 
-class _VBBase(TopicModel):
+class _VBBase(ModelInterface):
     """Shared state of SVB and BatchVB. ``threads > 1``: the local step runs in
     parallel (:func:`kernels.svb_minibatch_parallel`), the same iterates as
     ``threads=1`` up to the order of floating-point sums, deterministic for a given
