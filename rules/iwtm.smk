@@ -2,8 +2,10 @@
 # Logic: latentlab.studies.iwtm (python -m latentlab iwtm --help).
 IWTM = f"{OUT}/iwtm"
 IWTM_CFG = config.get("iwtm", {})
+# ch4/ch5/semi/bench are single-threaded (numba kernels, one BLAS call at a time matters
+# less than running the jobs side by side): threads 1 lets two of them share 2 cores.
 IWTM_DS = list(IWTM_CFG.get("datasets", ["syn_iwtm"]))
-IWTM_FIGS = ["fig4_1", "fig4_2", "fig5_1", "fig5_2", "fig5_3"]
+IWTM_FIGS = ["fig4_1", "fig4_2", "fig5_1", "fig5_2", "fig5_3", "fig5_4"]
 IWTM_TABLES = ["table4_1", "sec5_6_1"]
 
 STUDY_FIGURES["iwtm"] = [f"{IWTM}/{f}.png" for f in IWTM_FIGS]
@@ -53,7 +55,7 @@ rule iwtm_exp:
         f"{BENCH}/iwtm/{{chapter}}_{{dataset}}.tsv"
     wildcard_constraints:
         chapter="ch4|ch5",
-    threads: THREADS
+    threads: 1
     params:
         json=lambda w: step_params("iwtm", w.chapter),
         out=lambda w, output: f"--output csv={output.csv} "
@@ -70,6 +72,7 @@ rule iwtm_figure:
         ch5=expand(f"{IWTM}/ch5_{{ds}}.csv", ds=IWTM_DS),
         confusion=expand(f"{IWTM}/ch4_{{ds}}.npz", ds=IWTM_DS),
         beta=expand(f"{IWTM}/ch5_{{ds}}.npz", ds=IWTM_DS),
+        semi=expand(f"{IWTM}/semi_{{ds}}.csv", ds=IWTM_DS),
     output:
         png=f"{IWTM}/{{fig}}.png",
         csv=f"{IWTM}/{{fig}}.csv",
@@ -82,6 +85,23 @@ rule iwtm_figure:
         io=lambda w, input, output: io_args(input, output),
     shell:
         "python -m latentlab iwtm {wildcards.fig} --params {params.json:q} {params.io} > {log} 2>&1"
+
+
+rule iwtm_semi:
+    input:
+        data=f"{IWTM}/data/{{dataset}}.npz",
+    output:
+        csv=f"{IWTM}/semi_{{dataset}}.csv",
+    log:
+        f"{LOGS}/iwtm/semi_{{dataset}}.log",
+    benchmark:
+        f"{BENCH}/iwtm/semi_{{dataset}}.tsv"
+    threads: 1
+    params:
+        json=lambda w: step_params("iwtm", "semi"),
+        io=lambda w, input, output: io_args(input, output),
+    shell:
+        "python -m latentlab iwtm semi --params {params.json:q} {params.io} > {log} 2>&1"
 
 
 rule iwtm_table:
@@ -105,6 +125,7 @@ rule iwtm_claims:
     input:
         ch4=expand(f"{IWTM}/ch4_{{ds}}.csv", ds=IWTM_DS),
         ch5=expand(f"{IWTM}/ch5_{{ds}}.csv", ds=IWTM_DS),
+        semi=expand(f"{IWTM}/semi_{{ds}}.csv", ds=IWTM_DS),
     output:
         csv=f"{IWTM}/claims.csv",
     log:
@@ -116,14 +137,21 @@ rule iwtm_claims:
         "python -m latentlab iwtm claims --params {params.json:q} {params.io} > {log} 2>&1"
 
 
+def iwtm_bench_inputs(w):
+    ds = IWTM_CFG.get("bench", {}).get("dataset")
+    return {"data": f"{IWTM}/data/{ds}.npz"} if ds else {}
+
+
 rule iwtm_bench:
+    input:
+        unpack(iwtm_bench_inputs),
     output:
         csv=f"{IWTM}/bench.csv",
     log:
         f"{LOGS}/iwtm/bench.log",
     benchmark:
         f"{BENCH}/iwtm/bench.tsv"
-    threads: THREADS
+    threads: 1
     params:
         json=step_params("iwtm", "bench"),
         io=lambda w, input, output: io_args(input, output),

@@ -138,13 +138,25 @@ def test_every_step_and_writer(models, tmp_path):
     step("claims", inputs, {"csv": tmp_path / "claims.csv"})
     df = read_claims(tmp_path / "claims.csv")
     ids = set(df.claim_id)
-    for c in ["C5.2", "C5.3", "C5.4", "C5.5a", "C5.5b", "C5.6", "C5.7a", "C5.7b", "C5.7c"]:
+    for c in ["C5.2", "C5.3", "C5.4a", "C5.4b", "C5.5a", "C5.5b", "C5.6", "C5.7a", "C5.7b"]:
         assert c in ids
-    for c in ["C5.8a", "C5.8b", "C5.9", "C5.10", "C5.11", "C5.12", "C5.13", "C5.1-lr"]:
+    for c in ["C5.7c", "C5.8a", "C5.8b", "C5.9", "C5.10", "C5.10b", "C5.11", "C5.12", "C5.13"]:
         assert c in ids
+    for c in ["C5.1-lr", "C5.14", "T5.1-exp", "T5.2v-exp", "T5.2r-cheap", "T5.2r-exp"]:
+        assert c in ids
+    for c in ["T5.3v-exp", "T5.3r-exp", "T5.3c-exp"]:
+        assert c in ids
+    # the document's numbers beside ours
+    t51 = df[(df.claim_id == "T5.1-exp") & (df.dataset == "tiny")].iloc[0]
+    assert "LR 84.6" in t51.paper_value and t51.note.startswith("ours: LR ")
+    # NIPS itself (UCI NIPS) is public: not_run with the config that runs it
+    nr = df[df.verdict == "not_run"]
+    assert set(nr.claim_id) == {"C5.2", "C5.3", "C5.7a", "C5.8a"}
+    assert (nr.dataset == "uci_nips").all() and nr.note.str.contains("config/paper.yaml").all()
     # rows of a group are written dataset by dataset
-    pert_rows = df[df.claim_id.isin(["C5.2", "C5.3", "C5.4", "C5.6"])]
-    assert list(pert_rows.claim_id) == ["C5.2", "C5.3", "C5.4", "C5.6"] * 2
+    four = ["C5.2", "C5.3", "C5.4a", "C5.6"]
+    pert_rows = df[df.claim_id.isin(four) & (df.verdict != "not_run")]
+    assert list(pert_rows.claim_id) == four * 2
     assert list(pert_rows.dataset) == ["tiny2"] * 4 + ["tiny"] * 4
 
 

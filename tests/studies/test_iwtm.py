@@ -51,3 +51,23 @@ def test_claims_tolerance_only_reruns_claims(tmp_path):
     st = load_study("iwtm")
     assert "claims" not in st.config_keys("ch4") and "claims" not in st.config_keys("ch5")
     assert st.config_keys("claims") == ["datasets", "claims"]
+
+
+def test_desc_per_doc_subsample_is_a_seeded_subset(tmp_path):
+    import json
+
+    from latentlab.studies.iwtm.runs import _load
+
+    X = np.arange(20, dtype=np.float32)[:, None] * np.ones((1, 3), np.float32)
+    ip = np.array([0, 2, 9, 20])
+    np.savez(tmp_path / "d.npz", X=X, indptr=ip, labels=np.zeros(3, int), rank=-np.ones(3, int))
+    (tmp_path / "d.json").write_text(json.dumps({"dataset": "d"}))
+    z, _ = _load(tmp_path / "d.npz", 4, seed=3)
+    np.testing.assert_array_equal(z["indptr"], [0, 2, 6, 10])
+    rows = z["X"][:, 0].astype(int)
+    for d in range(3):  # each document keeps only its own rows, in order, without repeats
+        r = rows[z["indptr"][d] : z["indptr"][d + 1]]
+        assert np.all((r >= ip[d]) & (r < ip[d + 1])) and np.all(np.diff(r) > 0)
+    np.testing.assert_array_equal(z["X"], _load(tmp_path / "d.npz", 4, seed=3)[0]["X"])
+    with pytest.raises(ConfigError, match="desc_per_doc"):
+        _load(tmp_path / "d.npz", 0)

@@ -74,6 +74,17 @@ def test_local_kernel_matches_dense_numpy():
     assert st.n_k.sum() == pytest.approx(len(X)) and st.ndt.sum() == pytest.approx(len(X))
 
 
+def test_augmented_gemm_equals_expected_loglik_and_top_c_is_brute_force():
+    m, X, ip = _model("tied", C=8, K=16, seed=5)
+    m.initialize(X)
+    E = m.expected_loglik(X)
+    np.testing.assert_allclose(E, expected_loglik(X, m.q), rtol=1e-10, atol=1e-9)
+    m.c_top, m.chunk = 3, 7  # several chunks, a ragged last one
+    top = m.top_clusters(X)
+    want = np.sort(np.argsort(-E, axis=1, kind="stable")[:, :3], 1)
+    np.testing.assert_array_equal(np.sort(top, 1), want)
+
+
 def test_sparse_top_c_keeps_counts_and_is_close_on_separated_data():
     X, ip = _data(3)
     prior = NGPrior.from_data(X, beta0=1.0, chi1=4.0)

@@ -48,7 +48,7 @@ CLAIMS = [
     _c("E12", "Fig 5.3", "one LDA+KMEANS run is 2-5x faster than CAVI IWTM", "0.2-0.5",
        note="our value: median time ratio LDA+KMEANS / IWTM over K"),
     _c("E13", "Sec 5.6", "VI is much faster than Gibbs at equal data (20 h vs 14 days)", 17.0, "ge", "claims.speedup_tol",
-       note="Gibbs seconds / VI seconds; passes if >= 17 - claims.speedup_tol"),
+       note="document schedules: 500 Gibbs sweeps vs 50 CAVI iterations; passes if >= 17 - claims.speedup_tol"),
     _c("E14", "Fig 5.4", "unlabelled data improve accuracy, most at small N_L", "+5.8 / +4.3 pts"),
     _c("E30", "Fig 5.1", "b~ rows are nearly one-hot", 0.9, "ge", 0.0,
        note="fraction of used atoms whose b~ row has max > 0.99"),
@@ -444,17 +444,26 @@ def _(ctx):
 
 @STUDY.claim("E13")
 def _(ctx):
+    """Training time at the document's schedules (Gibbs 500 sweeps, CAVI 50 iterations)
+    from our per-sweep / per-iteration times on the same training images."""
+    import json
+
     a, b = _frames(ctx, "ch4"), _frames(ctx, "ch5")
     res = []
     for ds in a:
         if ds not in b:
             continue
-        gi = a[ds][a[ds].model == "IWTM"].groupby(["T", "n_train"]).seconds.mean()
-        vi = b[ds][b[ds].model == "IWTM_CAVI"].groupby(["T", "n_train"]).seconds.mean()
+        g = a[ds][a[ds].model == "IWTM"]
+        v = b[ds][b[ds].model == "IWTM_CAVI"]
+        gi = (g.seconds / g.sweeps).groupby([g["T"], g.n_train]).mean()
+        it = v.clusters_trace.map(lambda t: len(json.loads(t)))
+        vi = (v.seconds / it).groupby([v["T"], v.n_train]).mean()
         j = pd.concat([gi.rename("g"), vi.rename("v")], axis=1).dropna()
-        r = float((j.g / j.v).median())
+        r = float((500 * j.g / (50 * j.v)).median())
         res.append(Measured(r, dataset=ds, data_kind=_kind(ds),
-                            note=f"median Gibbs/VI time over {len(j)} settings (sweeps as configured)"))  # fmt: skip
+                            note=f"median over {len(j)} settings of 500 x (s per Gibbs sweep) / "
+                                 f"50 x (s per CAVI iteration); per-step ratio "
+                                 f"{float((j.g / j.v).median()):.2f}"))  # fmt: skip
     if "scene13" not in a:
         res.append(NotRun(f"scene13 is not in this run; {REAL} runs it", dataset="scene13"))
     return res
@@ -462,7 +471,22 @@ def _(ctx):
 
 @STUDY.claim("E14")
 def _(ctx):
-    return NotRun("Fig 5.4 (semi-supervised) is not implemented yet")
+    """Gain of the largest N_total over N_total = N_L for each N_L; holds if the gain is
+    > se_margin at the smallest N_L and the gain at the smallest N_L is the largest."""
+    m = ctx.settings.claims.se_margin
+
+    def f(df):
+        a = df.groupby(["n_labelled", "n_total"]).acc.mean()
+        gains = {}
+        for nl in sorted(df.n_labelled.unique()):
+            s = a.loc[nl]
+            gains[nl] = 100 * (s.loc[s.index.max()] - s.loc[s.index.min()])
+        g = list(gains.values())
+        ok = bool(g[0] > m and g[0] >= max(g))
+        note = "; ".join(f"N_L={nl}/class: {v:+.1f} pts" for nl, v in gains.items())
+        return ok, note + " (largest N_total vs N_total = smallest seen)"
+
+    return _each(ctx, "semi", f)
 
 
 @STUDY.claim("E30")
@@ -478,7 +502,10 @@ def _(ctx):
 def _(ctx):
     a = _frames(ctx, "ch4")
     if "scene8" not in a:
-        return NotRun(f"scene8 is not in this run; {REAL} with scene8 in iwtm datasets runs it")
+        return NotRun("Fig 4.3 is not built: it needs the 8-scene images (a scene8 data job, "
+                      "datasets: [scene13, scene8]) and a Gibbs run at T = 100 with 100 "
+                      "training images per class, beyond the real run's 45-minute budget; "
+                      "no config runs it yet", dataset="scene8")  # fmt: skip
     df = a["scene8"]
     return Measured(float(100 * df[df.model == "IWTM"].acc.max()), dataset="scene8",
                     data_kind="real")  # fmt: skip

@@ -1,5 +1,6 @@
 """iwtm figures: Fig 4.1 (accuracy vs vocabulary size), Fig 4.2 (confusion matrices),
-Fig 5.1 (sparsity of b~), Fig 5.2 (CAVI IWTM vs LDA+KMEANS vs LDA+GDPMM), Fig 5.3 (time)."""
+Fig 5.1 (sparsity of b~), Fig 5.2 (CAVI IWTM vs LDA+KMEANS vs LDA+GDPMM), Fig 5.3 (time),
+Fig 5.4 (semi-supervised)."""
 
 from __future__ import annotations
 
@@ -82,12 +83,16 @@ def fig4_2(ctx):
         for b, m in enumerate(("IWTM", "sLDA_BOW")):
             M = z[m]
             ax = axes[a, b]
-            ax.imshow(M, vmin=0, vmax=1, cmap="viridis")
+            im = ax.imshow(M, vmin=0, vmax=1, cmap="viridis")
+            ax.grid(False)
             ax.set_xticks(range(len(names)), names, rotation=90, fontsize=6)
             ax.set_yticks(range(len(names)), names, fontsize=6)
             ax.set_xlabel("predicted class")
             ax.set_ylabel("true class")
-            ax.set_title(f"{m} (best: {', '.join(keys[m][1:])})", fontsize=8)
+            k = keys[m]
+            what = f"T={k[1]}, {k[2]}/class" + (f", K={k[4]}" if len(k) > 4 else "")
+            ax.set_title(f"{m} (best run: {what})", fontsize=9)
+            fig.colorbar(im, ax=ax, fraction=0.046, pad=0.04, label="fraction of true class")
             for i, j in np.ndindex(M.shape):
                 rows.append(dict(file=str(p), model=m, true=names[i], pred=names[j], rate=M[i, j]))
     fig.suptitle("Fig 4.2: row-normalised confusion matrices of the best models")
@@ -103,11 +108,17 @@ def fig5_1(ctx):
     Bs = B[top]
     cols = np.unique(Bs.argmax(1))
     fig, ax = plt.subplots(figsize=(7, 5))
-    ax.imshow(Bs[:, cols], aspect="auto", cmap="gray_r", vmin=0, vmax=1)
-    ax.set_xlabel("cluster (those any shown atom maps to most)")
+    im = ax.imshow(Bs[:, cols], aspect="auto", cmap="gray_r", vmin=0, vmax=1)
+    ax.grid(False)
+    fig.colorbar(im, ax=ax, label="q(c_k = c)")
+    step = max(1, len(cols) // 10)
+    ax.set_xticks(range(0, len(cols), step), [str(c) for c in cols[::step]])
+    ax.set_xlabel("cluster id (those any shown atom maps to most)")
     ax.set_ylabel("atom (100 largest by data)")
     frac = float((Bs.max(1) > 0.99).mean()) if len(Bs) else float("nan")
-    ax.set_title(f"Fig 5.1: q(c_k) of the atoms; rows with max > 0.99: {100 * frac:.0f} %")
+    ax.set_title(
+        f"Fig 5.1: q(c_k) of the atoms; rows with max > 0.99: {100 * frac:.0f} %", fontsize=10
+    )
     df = pd.DataFrame({"atom": top, "n_k": n_k[top], "max_b": Bs.max(1)})
     return FigureOutput(fig, df, {"onehot_frac": frac})
 
@@ -126,12 +137,43 @@ def fig5_3(ctx):
             rows.append(
                 dict(dataset=d, T=T, n_train=n, K=K, lda_kmeans_s=v, iwtm_s=iw, ratio=v / iw)
             )
-    for ax, yl in zip(axes, ("LDA+KMEANS training time (s)", "time / IWTM CAVI time"), strict=True):
+    ylabels = ("LDA+KMEANS training time (s)", "LDA+KMEANS time / IWTM CAVI time (ratio)")
+    for ax, yl in zip(axes, ylabels, strict=True):
         ax.set_xscale("log")
         ax.set_xlabel("vocabulary size K")
         ax.set_ylabel(yl)
     axes[1].axhline(1, color="k", lw=0.5)
-    axes[0].legend(fontsize=6)
+    axes[0].legend(fontsize=8)
     fig.suptitle("Fig 5.3: run time (machine shared with other jobs)")
     fig.tight_layout()
     return FigureOutput(fig, pd.DataFrame(rows), {"reductions": ctx.settings.reductions})
+
+
+@STUDY.figure("fig5_4", settings=FigSettings)
+def fig5_4(ctx):
+    """Fig 5.4: accuracy vs the number of training images the topics see, one line per
+    number of labelled images per class."""
+    df = _concat(ctx, "semi")
+    ds = sorted(df.dataset.unique())
+    fig, axes = plt.subplots(1, len(ds), figsize=(6 * len(ds), 4.2), squeeze=False)
+    rows = []
+    for ax, d in zip(axes[0], ds, strict=True):
+        sub = df[df.dataset == d]
+        for nl, g in sub.groupby("n_labelled"):
+            a = g.groupby("n_total").acc.agg(["mean", "std"]).reset_index()
+            n_img = g.groupby("n_total").apply(
+                lambda x: x.n_unlabelled_images.iloc[0], include_groups=False
+            )
+            x = a.n_total.values
+            ax.errorbar(x, 100 * a["mean"], yerr=100 * a["std"].fillna(0), marker="o", ms=4,
+                        capsize=2, label=f"{nl} labelled/class")  # fmt: skip
+            for xt, m_, u in zip(x, a["mean"], n_img.values, strict=True):
+                rows.append(dict(dataset=d, n_labelled=nl, n_total=xt, acc=m_, unlabelled=u))
+        ax.set_xlabel("training images per class seen by CAVI (labelled + unlabelled)")
+        ax.set_ylabel("test accuracy (%)")
+        ax.set_title(f"{d}, T={int(sub['T'].iloc[0])}", fontsize=9)
+        ax.legend(fontsize=8)
+    fig.suptitle("Fig 5.4: semi-supervised IWTM (CAVI topics + HIK SVM)")
+    fig.tight_layout()
+    return FigureOutput(fig, pd.DataFrame(rows), {"reductions": ctx.settings.reductions},
+                        allow_nan=True)  # fmt: skip

@@ -108,7 +108,9 @@ def data(ctx):
         kind = "synthetic"
     elif name in SUBSETS:
         fetched = json.loads(ctx.input("fetched").read_text())
-        folder = ctx.input("fetched").parent.parent / Path(fetched["path"]).parent
+        # the fetch record lists the manifest (files[0].path, relative to resources/)
+        rel = fetched["files"][0]["path"] if "files" in fetched else fetched["path"]
+        folder = ctx.input("fetched").parent.parent / Path(rel).parent
         fs = scene_features(folder, name, s.scene, ctx.threads, ctx.seed(3))
         truth = {}
         kind = "real"
@@ -147,9 +149,24 @@ def data(ctx):
     ctx.output("meta").write_text(json.dumps(meta, indent=1, default=str))
 
 
-def _load(path):
-    z = np.load(path)
+def _load(path, desc_per_doc=None, seed=0):
+    """The dataset's arrays (dict) and metadata. ``desc_per_doc``: keep a seeded random
+    subset of at most that many descriptors per document (a recorded reduction)."""
+    z = dict(np.load(path))
     meta = json.loads(Path(str(path).replace(".npz", ".json")).read_text())
+    if desc_per_doc is not None:
+        if desc_per_doc < 1:
+            raise ConfigError("iwtm.desc_per_doc", f"must be >= 1, got {desc_per_doc}")
+        rng = np.random.default_rng(seed)
+        ip = z["indptr"]
+        keep, lens = [], []
+        for d in range(len(ip) - 1):
+            n = ip[d + 1] - ip[d]
+            k = min(n, desc_per_doc)
+            keep.append(ip[d] + np.sort(rng.choice(n, k, replace=False)))
+            lens.append(k)
+        z["X"] = z["X"][np.concatenate(keep)]
+        z["indptr"] = np.concatenate([[0], np.cumsum(lens)]).astype(np.int64)
     return z, meta
 
 
@@ -172,7 +189,7 @@ def _fs(z, docs):
 def ch4(ctx):
     """Fig 4.1/4.2/4.3, Table 4.1: Gibbs IWTM vs supervised LDA+BOW over the K sweep."""
     s = ctx.settings
-    z, meta = _load(ctx.input("data"))
+    z, meta = _load(ctx.input("data"), s.desc_per_doc, ctx.seed(7))
     g = s.gibbs
     rank, labels = z["rank"], z["labels"]
     test = np.where(rank < 0)[0]
@@ -275,7 +292,7 @@ def ch5(ctx):
 
     s = ctx.settings
     c = s.cavi
-    z, meta = _load(ctx.input("data"))
+    z, meta = _load(ctx.input("data"), s.desc_per_doc, ctx.seed(7))
     rank, labels = z["rank"], z["labels"]
     test = np.where(rank < 0)[0]
     Xte, ipte = _sub(z, test)
@@ -401,3 +418,8 @@ def _onehot(B, used):
     """Fraction of the atoms mapped to a used cluster whose b~ row has max > 0.99 (E30)."""
     rows = B[B[:, used].sum(1) > 0]
     return float((rows.max(1) > 0.99).mean()) if len(rows) else float("nan")
+
+
+# Fig 5.4's step lives in its own module; importing it here registers it (the shape
+# imports the fixed part names only).
+from . import semi as _semi  # noqa: E402, F401

@@ -151,12 +151,35 @@ class ExpSettings:
     """Settings of the experiment steps (one job per dataset)."""
 
     datasets: list[str] = field(default_factory=lambda: ["scene13"])
+    desc_per_doc: int | None = None  # seeded subsample per document (null = all)
     n_train: list[int] = field(default_factory=lambda: [25, 50, 100])
     gibbs: GibbsCfg = field(default_factory=GibbsCfg)
     slda: SldaCfg = field(default_factory=SldaCfg)
     cavi: CaviCfg = field(default_factory=CaviCfg)
     kmeans_lda: KmeansLdaCfg = field(default_factory=KmeansLdaCfg)
     gdpmm: GdpmmCfg = field(default_factory=GdpmmCfg)
+    svm: SvmCfg = field(default_factory=SvmCfg)
+    reductions: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class SemiCfg:
+    """Fig 5.4: CAVI on ``n_total`` images per class (labels unused), HIK SVM on the
+    ``n_labelled`` per class among them; T = 25 as in the document (N_total 65-650)."""
+
+    T: int = 25
+    n_total: list[int] = field(default_factory=lambda: [5, 10, 20, 30, 40, 50])
+    n_labelled: list[int] = field(default_factory=lambda: [5, 10, 15, 20, 25])
+    reduction: str = ""  # what this run leaves out of the document's protocol (recorded)
+
+
+@dataclass(frozen=True)
+class SemiSettings:
+    """Settings of the semi step (CAVI and SVM settings shared with ch. 5)."""
+
+    semi: SemiCfg = field(default_factory=SemiCfg)
+    desc_per_doc: int | None = None
+    cavi: CaviCfg = field(default_factory=CaviCfg)
     svm: SvmCfg = field(default_factory=SvmCfg)
     reductions: list[str] = field(default_factory=list)
 
@@ -169,14 +192,23 @@ class FigSettings:
 
 @dataclass(frozen=True)
 class BenchCfg:
+    """``dataset``: a dataset of the run whose descriptors are used (null = N(0, 1) with
+    dim D); N x C the E l GEMM and the CAVI iteration; bgm_N x bgm_C the scikit-learn
+    side by side; vs_N descriptors (vs_C clusters) for Gibbs vs VI and LDA+KMEANS vs VI."""
+
+    dataset: str | None = None
     N: int = 200_000
     C: int = 4000
     D: int = 128
     T: int = 25
+    doc_len: int = 200
+    gemm_reps: int = 3
+    iters: int = 3
     bgm_N: int = 20_000
     bgm_C: int = 200
+    vs_N: int = 4000
+    vs_C: int = 200
     sift_images: int = 20
-    gibbs_docs_per_class: int = 5
 
 
 @dataclass(frozen=True)

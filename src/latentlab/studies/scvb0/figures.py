@@ -96,13 +96,22 @@ def heldout_curves(ctx):
     info = ctx.json("info")
     x = "docs_seen" if ctx.step == "fig4_6" else "train_seconds"
     f, ax = figure(width=5, height=3.5)
+    n_seeds = int(df["seed"].nunique()) if "seed" in df else 1
     for m, s in df.groupby("method", sort=False):
-        ax.plot(s[x], s.heldout_ll, marker=".", label=m)
+        # over seeds: mean curve per checkpoint (x: mean time), band = min..max LL
+        g = s.groupby("docs_seen").agg(
+            x=(x, "mean"), ll=("heldout_ll", "mean"), lo=("heldout_ll", "min"),
+            hi=("heldout_ll", "max"),
+        )  # fmt: skip
+        (line,) = ax.plot(g.x, g.ll, marker=".", label=m)
+        if n_seeds > 1:
+            ax.fill_between(g.x, g.lo, g.hi, color=line.get_color(), alpha=0.2, lw=0)
     ax.set(
         xscale="log",
         xlabel="training time (s)" if x == "train_seconds" else "documents processed",
         ylabel="held-out log-likelihood per token",
-        title=f"{info['dataset']} (K={info['K']}, {info['data_kind']})",
+        title=f"{info['dataset']} (K={info['K']}, {info['data_kind']}"
+        + (f", mean and range of {n_seeds} seeds)" if n_seeds > 1 else ")"),
     )
     ax.legend()
     cap = (

@@ -121,35 +121,40 @@ def curves(ctx):
     grid = checkpoints(s.minibatch, total, s.curves.n_checkpoints)
     warm_up(s)
     rows = []
-    for name in method_names(s):
-        model = make_method(name, s, K, ctx.seed(SEED_MODEL))
-        cb = Checkpoints(
-            grid,
-            split,
-            s.alpha,
-            s.heldout_theta_iters,
-            lambda m, name=name: dict(
-                method=name,
-                docs_seen=m.docs_seen,
-                minibatches=m.minibatches,
-                train_seconds=m.train_seconds,
-            ),
-            rows,
-        )
-        t0 = time.perf_counter()
-        with config_keys():
-            model.fit(train, None, callback=cb, max_docs=total)
-        log.info(
-            "%s on %s: %d docs in %.2fs train (%.2fs wall), final LL %.4f",
-            name,
-            dataset,
-            model.docs_seen,
-            model.train_seconds,
-            time.perf_counter() - t0,
-            rows[-1]["heldout_ll"],
-        )
+    for r in range(s.curves.seeds):
+        for name in method_names(s):
+            model = make_method(name, s, K, ctx.seed(SEED_MODEL, r))
+            cb = Checkpoints(
+                grid,
+                split,
+                s.alpha,
+                s.heldout_theta_iters,
+                lambda m, name=name, r=r: dict(
+                    method=name,
+                    seed=r,
+                    docs_seen=m.docs_seen,
+                    minibatches=m.minibatches,
+                    train_seconds=m.train_seconds,
+                ),
+                rows,
+            )
+            t0 = time.perf_counter()
+            with config_keys():
+                model.fit(train, None, callback=cb, max_docs=total)
+            log.info(
+                "%s seed %d on %s: %d docs in %.2fs train (%.2fs wall), final LL %.4f",
+                name,
+                r,
+                dataset,
+                model.docs_seen,
+                model.train_seconds,
+                time.perf_counter() - t0,
+                rows[-1]["heldout_ll"],
+            )
     write_table(pd.DataFrame(rows), ctx.output("csv"))
-    write_json(ctx.meta(**info, K=K, checkpoints=grid.tolist()), ctx.output("info"))
+    write_json(
+        ctx.meta(**info, K=K, seeds=s.curves.seeds, checkpoints=grid.tolist()), ctx.output("info")
+    )
 
 
 @STUDY.run("fig4_7_run", settings=Fig47Settings)

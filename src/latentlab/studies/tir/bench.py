@@ -4,6 +4,7 @@ side with our additive DMR on the same training corpus."""
 
 from __future__ import annotations
 
+import logging
 import time
 
 import numpy as np
@@ -56,7 +57,14 @@ def bench(ctx):
              "seconds": (time.perf_counter() - t0) / b.repeats, "n_params": n_params}
         )  # fmt: skip
     if b.tomotopy:
-        rows.append(_tomotopy(train, g, f, b, ntok))
+        try:
+            rows.append(_tomotopy(train, g, f, b, ntok))
+        except ModuleNotFoundError as e:  # the optional `bench` extra is not installed
+            if e.name != "tomotopy":
+                raise
+            logging.getLogger("latentlab.tir").warning(
+                "tomotopy not installed (pip install -e '.[bench]'): no tomotopy row"
+            )
     df = pd.DataFrame(rows)
     df["K"] = f.K
     df["tokens"] = ntok

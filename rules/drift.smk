@@ -1,0 +1,222 @@
+# Study drift: DRIFT / LFRM on synthetic and Enron networks (Foulds 2014, ch. 2; seed 004,
+# digest §2, §6.1). Thin rules: the logic is in src/latentlab/studies/drift/.
+
+DR = config["drift"]
+DR_OUT = f"{OUT}/drift"
+DR_LOG = f"{LOGS}/drift"
+DR_BENCH = f"{BENCH}/drift"
+DR_SYNTH_FIGS = ["fig2_2", "fig2_3"]
+DR_MONTHLY_FIGS = ["fig2_4", "fig2_5", "fig2_6", "fig2_7"]
+DR_FIGS = DR_SYNTH_FIGS + DR_MONTHLY_FIGS
+DR_TABLES = ["table2_1", "table2_2"]
+STUDY_FIGURES["drift"] = [f"{DR_OUT}/{f}.png" for f in DR_FIGS]
+DR_SOURCE = DR.get("network", {}).get("source", "enron_email")
+
+
+def dr_figure_inputs(w):
+    if w.fig in DR_SYNTH_FIGS:
+        return {"matrices": f"{DR_OUT}/synth_matrices.npz"}
+    return {
+        "matrices": f"{DR_OUT}/monthly_matrices.npz",
+        "forecast": f"{DR_OUT}/monthly_forecast.csv",
+        "network_summary": f"{DR_OUT}/network_summary.json",
+    }
+
+
+def dr_table_inputs(w):
+    if w.table == "table2_1":
+        return {
+            "synth_scores": f"{DR_OUT}/synth_scores.csv",
+            "forecast": f"{DR_OUT}/monthly_forecast.csv",
+            "missing": f"{DR_OUT}/monthly_missing.csv",
+            "network_summary": f"{DR_OUT}/network_summary.json",
+        }
+    return {"matrices": f"{DR_OUT}/monthly_matrices.npz"}
+
+
+rule drift:
+    input:
+        [f"{DR_OUT}/{f}.{e}" for f in DR_FIGS for e in ("png", "csv")],
+        [f"{DR_OUT}/{t}.{e}" for t in DR_TABLES for e in ("csv", "md")],
+        f"{DR_OUT}/claims.csv",
+        f"{DR_OUT}/bench.csv",
+
+
+rule drift_synth_data:
+    output:
+        networks=f"{DR_OUT}/synth_networks.npz",
+    log:
+        f"{DR_LOG}/synth_data.log",
+    benchmark:
+        f"{DR_BENCH}/synth_data.tsv"
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    params:
+        json=step_params("drift", "synth_data"),
+        io=lambda w, input, output: io_args(input, output),
+    shell:
+        "python -m latentlab drift synth_data --params {params.json:q} {params.io} > {log} 2>&1"
+
+
+rule drift_synth_fit:
+    input:
+        networks=f"{DR_OUT}/synth_networks.npz",
+    output:
+        scores=f"{DR_OUT}/synth_scores.csv",
+        recovery=f"{DR_OUT}/synth_recovery.csv",
+        matrices=f"{DR_OUT}/synth_matrices.npz",
+        timing=f"{DR_OUT}/synth_timing.json",
+    log:
+        f"{DR_LOG}/synth_fit.log",
+    benchmark:
+        f"{DR_BENCH}/synth_fit.tsv"
+    threads: THREADS
+    resources:
+        mem_mb=3000,
+        runtime=120,
+    params:
+        json=step_params("drift", "synth_fit"),
+        io=lambda w, input, output: io_args(input, output),
+    shell:
+        "python -m latentlab drift synth_fit --params {params.json:q} {params.io} > {log} 2>&1"
+
+
+rule drift_network:
+    input:
+        **({"graph": data_path("enron_email")} if DR_SOURCE == "enron_email" else {}),
+    output:
+        networks=f"{DR_OUT}/networks.npz",
+        summary=f"{DR_OUT}/network_summary.json",
+    log:
+        f"{DR_LOG}/network.log",
+    benchmark:
+        f"{DR_BENCH}/network.tsv"
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=5,
+    params:
+        json=step_params("drift", "network"),
+        io=lambda w, input, output: io_args(input, output),
+    shell:
+        "python -m latentlab drift network --params {params.json:q} {params.io} > {log} 2>&1"
+
+
+rule drift_monthly_fit:
+    input:
+        networks=f"{DR_OUT}/networks.npz",
+    output:
+        forecast=f"{DR_OUT}/monthly_forecast.csv",
+        missing=f"{DR_OUT}/monthly_missing.csv",
+        matrices=f"{DR_OUT}/monthly_matrices.npz",
+        timing=f"{DR_OUT}/monthly_timing.json",
+    log:
+        f"{DR_LOG}/monthly_fit.log",
+    benchmark:
+        f"{DR_BENCH}/monthly_fit.tsv"
+    threads: THREADS
+    resources:
+        mem_mb=4000,
+        runtime=240,
+    params:
+        json=step_params("drift", "monthly_fit"),
+        io=lambda w, input, output: io_args(input, output),
+    shell:
+        "python -m latentlab drift monthly_fit --params {params.json:q} {params.io} > {log} 2>&1"
+
+
+rule drift_figure:
+    input:
+        unpack(dr_figure_inputs),
+    output:
+        png=report(
+            f"{DR_OUT}/{{fig}}.png",
+            caption="../report/drift/figure.rst",
+            category="drift",
+        ),
+        csv=f"{DR_OUT}/{{fig}}.csv",
+    log:
+        f"{DR_LOG}/{{fig}}.log",
+    benchmark:
+        f"{DR_BENCH}/{{fig}}.tsv"
+    wildcard_constraints:
+        fig="fig2_[2-7]",
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=5,
+    params:
+        json=lambda w: step_params("drift", w.fig),
+        io=lambda w, input, output: io_args(input, output),
+    shell:
+        "python -m latentlab drift {wildcards.fig} --params {params.json:q} {params.io} "
+        "> {log} 2>&1"
+
+
+rule drift_table:
+    input:
+        unpack(dr_table_inputs),
+    output:
+        csv=f"{DR_OUT}/{{table}}.csv",
+        md=f"{DR_OUT}/{{table}}.md",
+    log:
+        f"{DR_LOG}/{{table}}.log",
+    benchmark:
+        f"{DR_BENCH}/{{table}}.tsv"
+    wildcard_constraints:
+        table="table2_[12]",
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    params:
+        json=lambda w: step_params("drift", w.table),
+        io=lambda w, input, output: io_args(input, output),
+    shell:
+        "python -m latentlab drift {wildcards.table} --params {params.json:q} {params.io} "
+        "> {log} 2>&1"
+
+
+rule drift_claims:
+    input:
+        synth_scores=f"{DR_OUT}/synth_scores.csv",
+        recovery=f"{DR_OUT}/synth_recovery.csv",
+        forecast=f"{DR_OUT}/monthly_forecast.csv",
+        missing=f"{DR_OUT}/monthly_missing.csv",
+        network_summary=f"{DR_OUT}/network_summary.json",
+        table2_2=f"{DR_OUT}/table2_2.csv",
+    output:
+        csv=f"{DR_OUT}/claims.csv",
+    log:
+        f"{DR_LOG}/claims.log",
+    benchmark:
+        f"{DR_BENCH}/claims.tsv"
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    params:
+        json=step_params("drift", "claims"),
+        io=lambda w, input, output: io_args(input, output),
+    shell:
+        "python -m latentlab drift claims --params {params.json:q} {params.io} > {log} 2>&1"
+
+
+rule drift_bench:
+    output:
+        csv=f"{DR_OUT}/bench.csv",
+    log:
+        f"{DR_LOG}/bench.log",
+    benchmark:
+        f"{DR_BENCH}/bench.tsv"
+    threads: THREADS
+    resources:
+        mem_mb=2000,
+        runtime=30,
+    params:
+        json=step_params("drift", "bench"),
+        io=lambda w, input, output: io_args(input, output),
+    shell:
+        "python -m latentlab drift bench --params {params.json:q} {params.io} > {log} 2>&1"

@@ -1,0 +1,71 @@
+"""bench.csv: DRIFT sweeps per second against N, T and K (K fixed so that the cost is
+controlled), and the speed-up of independent chains on 2 processes."""
+
+from __future__ import annotations
+
+import os
+import time
+
+import numpy as np
+import pandas as pd
+
+from latentlab.bench import peak_rss_mb
+from latentlab.models.drift.sampler import Data, init_state, run_chains, step
+from latentlab.models.drift.synthetic import drift_dataset
+
+from .fitting import hyper_of
+from .study import STUDY, BenchSettings
+
+
+def _data(N, T, K, seed):
+    rng = np.random.default_rng(seed)
+    W = np.full((K, K), -0.5)
+    np.fill_diagonal(W, 2.5)
+    _, Y, _, _ = drift_dataset(N, T, W, -2.0, 3.0, 3.0, 1.0, rng)
+    return Data.from_networks(Y)
+
+
+def _sweeps_per_second(data, hyper, sweeps, seed):
+    rng = np.random.default_rng(seed)
+    st = init_state(data, hyper, rng)
+    st, eta, _ = step(st, data, hyper, rng)  # compile / warm up
+    t0 = time.perf_counter()
+    for it in range(sweeps):
+        st, eta, _ = step(st, data, hyper, rng, eta, it)
+    return sweeps / (time.perf_counter() - t0)
+
+
+@STUDY.run("bench", settings=BenchSettings)
+def bench(ctx):
+    b = ctx.settings.bench
+    sweeps = b["sweeps"][0]
+    rows = []
+    base = {"N": b["N"][0], "T": b["T"][0], "K": b["K"][0]}
+    for axis in ("N", "T", "K"):
+        for v in b[axis]:
+            p = {**base, axis: v}
+            hyper = hyper_of(ctx.settings.hyper, p["K"])
+            data = _data(p["N"], p["T"], p["K"], ctx.seed(0))
+            sps = _sweeps_per_second(data, hyper, sweeps, ctx.seed(1))
+            rows.append(
+                {
+                    "case": f"scale_{axis}",
+                    **p,
+                    "sweeps_per_s": sps,
+                    "dyad_steps_per_s": sps * p["T"] * p["N"] * (p["N"] - 1) / 2,
+                }
+            )
+    p = {"N": b["N"][-1], "T": b["T"][-1], "K": b["K"][-1]}
+    hyper = hyper_of(ctx.settings.hyper, p["K"])
+    data = _data(p["N"], p["T"], p["K"], ctx.seed(2))
+    t = {}
+    for procs in (1, 2):
+        t0 = time.perf_counter()
+        run_chains(data, hyper, ctx.seed(3), 2, sweeps, 1, 1, procs)
+        t[procs] = time.perf_counter() - t0
+    rows.append({"case": "two_chains_1_process", **p, "seconds": t[1]})
+    rows.append({"case": "two_chains_2_processes", **p, "seconds": t[2], "speedup": t[1] / t[2]})
+    df = pd.DataFrame(rows)
+    df["load_avg_1m"] = os.getloadavg()[0]
+    df["peak_rss_mb"] = peak_rss_mb()
+    df.to_csv(ctx.output("csv"), index=False)

@@ -1,0 +1,165 @@
+"""Figures 2.2-2.7."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from latentlab.models.drift.predict import roc_curve
+from latentlab.plotting import figure
+from latentlab.studies.shape import FigureOutput
+
+from .fitting import METHODS
+from .study import STUDY, FigureSettings
+
+LABEL = {"LFRM_last": "LFRM (last)", "LFRM_all": "LFRM (all)", "LFRM_current": "LFRM (current)"}
+
+
+def _lab(m):
+    return LABEL.get(m, m)
+
+
+@STUDY.figure("fig2_2")
+def fig2_2(ctx):
+    """Ground truth Z (top) vs the mean of Z over the samples (bottom), K fixed to 3."""
+    z = np.load(ctx.input("matrices"))
+    Zt, Zm = z["Z_true"], z["Z_mean"]
+    K = Zt.shape[2]
+    fig, ax = figure(2, K, width=2.2, height=3.2, squeeze=False)
+    rows = []
+    for k in range(K):
+        for r, (M, name) in enumerate(((Zt, "true"), (Zm, "estimated"))):
+            ax[r, k].imshow(
+                M[:, :, k], aspect="auto", cmap="gray_r", vmin=0, vmax=1, interpolation="nearest"
+            )
+            ax[r, k].set_title(f"feature {k + 1}\n{name}", fontsize=8)
+            ax[r, k].set_xlabel("actor")
+            ax[r, k].set_ylabel("time step")
+            ax[r, k].grid(False)
+            rows.append({"feature": k, "panel": name, "mean": float(M[:, :, k].mean())})
+    fig.tight_layout()
+    return FigureOutput(fig, pd.DataFrame(rows), {"data_kind": "synthetic", "dataset": 0})
+
+
+def _matrices(ax, mats, title_suffix=""):
+    for c, (a, (name, M)) in enumerate(zip(ax, mats, strict=True)):
+        im = a.imshow(M, cmap="gray_r", vmin=0, vmax=1, interpolation="nearest")
+        a.set_title(name + ("\n" + title_suffix if title_suffix else ""), fontsize=8)
+        a.set_xlabel("actor")
+        if c == 0:
+            a.set_ylabel("actor")
+        else:
+            a.set_yticklabels([])
+        a.grid(False)
+    return im
+
+
+@STUDY.figure("fig2_3")
+def fig2_3(ctx):
+    """Held-out Y at T + 1 and the predictive edge probabilities of each method."""
+    z = np.load(ctx.input("matrices"))
+    mats = [("true Y", z["Y_next"])] + [(_lab(m), z[f"P_{m}"]) for m in METHODS]
+    fig, ax = figure(1, len(mats), width=2.0, height=2.2)
+    im = _matrices(ax, mats)
+    fig.colorbar(im, ax=list(ax), shrink=0.7, label="Pr(edge)")
+    data = pd.DataFrame([{"panel": n, "mean": float(M.mean())} for n, M in mats])
+    return FigureOutput(fig, data, {"data_kind": "synthetic", "dataset": 0})
+
+
+@STUDY.figure("fig2_4")
+def fig2_4(ctx):
+    """Test log-likelihood minus the baseline's at each month t."""
+    f = ctx.csv("forecast")
+    base = f[f.method == "Baseline"].set_index("t").ll
+    fig, ax = figure(1, 1, width=5.5, height=3.2)
+    rows = []
+    for m in ["Naive", "LFRM_last", "LFRM_all", "DRIFT"]:
+        s = f[f.method == m].set_index("t").ll - base
+        ax.plot(s.index, s.values, marker=".", label=_lab(m))
+        rows += [{"t": int(t), "method": m, "ll_minus_baseline": float(v)} for t, v in s.items()]
+    ax.axhline(0, color="k", lw=0.8)
+    ax.set_xlabel("month t (trained on 1..t-1)")
+    ax.set_ylabel("test log-likelihood − baseline (nats)")
+    ax.legend()
+    kind = ctx.json("network_summary").get("data_kind", "real")
+    return FigureOutput(fig, pd.DataFrame(rows), {"data_kind": kind})
+
+
+@STUDY.figure("fig2_5", settings=FigureSettings)
+def fig2_5(ctx):
+    """Held-out Y at two months (dense, sparse) and each method's predictive matrix."""
+    z = np.load(ctx.input("matrices"))
+    Y = z["Y"]
+    T = Y.shape[0]
+    months = [t for t in ctx.settings.fig_months if f"P_DRIFT_t{t}" in z.files]
+    if not months:  # the run's network is shorter than the document's months
+        months = [t for t in (T - 6, T) if f"P_DRIFT_t{t}" in z.files]
+    fig, ax = figure(len(months), 1 + len(METHODS), width=1.9, height=2.1, squeeze=False)
+    rows = []
+    for r, t in enumerate(months):
+        mats = [("true Y", Y[t - 1])] + [(_lab(m), z[f"P_{m}_t{t}"]) for m in METHODS]
+        im = _matrices(ax[r], mats, f"t={t}")
+        rows += [{"t": t, "panel": n, "mean": float(M.mean())} for n, M in mats]
+    fig.colorbar(im, ax=ax.ravel().tolist(), shrink=0.6, label="Pr(edge)")
+    kind = ctx.json("network_summary").get("data_kind", "real")
+    return FigureOutput(fig, pd.DataFrame(rows), {"data_kind": kind, "months": months})
+
+
+@STUDY.figure("fig2_6", settings=FigureSettings)
+def fig2_6(ctx):
+    """DRIFT's posterior edge probability over time for the most frequent actor pairs
+    (the document hand-picks four 'interesting' pairs; we take the most frequent ones)."""
+    z = np.load(ctx.input("matrices"))
+    Y, P = z["Y"], z["P_DRIFT_all"]
+    T, N, _ = Y.shape
+    iu = np.triu_indices(N, 1)
+    freq = Y[:, iu[0], iu[1]].sum(0)
+    pick = np.argsort(-freq, kind="stable")[: ctx.settings.fig_pairs]
+    fig, ax = figure(len(pick), 1, width=6.0, height=1.5, squeeze=False)
+    rows = []
+    t = np.arange(1, T + 1)
+    for r, p in enumerate(pick):
+        i, j = iu[0][p], iu[1][p]
+        a = ax[r, 0]
+        a.plot(t, P[:, i, j], color="C0", label="DRIFT Pr(edge)")
+        on = t[Y[:, i, j] == 1]
+        a.scatter(on, np.full(len(on), 1.08), marker="|", color="k", label="edge present")
+        a.set_ylim(0, 1.15)
+        a.set_ylabel(f"pair ({i},{j})\nPr(edge)")
+        rows += [
+            {
+                "i": int(i),
+                "j": int(j),
+                "t": int(s),
+                "p": float(P[s - 1, i, j]),
+                "edge": int(Y[s - 1, i, j]),
+            }
+            for s in t
+        ]
+    ax[-1, 0].set_xlabel("month t")
+    ax[0, 0].legend(loc="lower center", bbox_to_anchor=(0.5, 1.02), ncol=2)
+    kind = ctx.json("network_summary").get("data_kind", "real")
+    return FigureOutput(fig, pd.DataFrame(rows), {"data_kind": kind})
+
+
+@STUDY.figure("fig2_7")
+def fig2_7(ctx):
+    """ROC curves of the held-out entries (missing-data task)."""
+    z = np.load(ctx.input("matrices"))
+    y = z["labels"]
+    fig, ax = figure(1, 1, width=4.0, height=3.6)
+    rows = []
+    for m in ["Baseline", "LFRM_current", "LFRM_all", "DRIFT"]:
+        fpr, tpr = roc_curve(z[f"score_{m}"], y)
+        ax.plot(fpr, tpr, label=_lab(m))
+        step = max(1, len(fpr) // 200)
+        rows += [
+            {"method": m, "fpr": float(a), "tpr": float(b)}
+            for a, b in zip(fpr[::step], tpr[::step], strict=True)
+        ]
+    ax.plot([0, 1], [0, 1], color="gray", lw=0.6, ls="--")
+    ax.set_xlabel("false positive rate")
+    ax.set_ylabel("true positive rate")
+    ax.legend(loc="lower right")
+    kind = ctx.json("network_summary").get("data_kind", "real")
+    return FigureOutput(fig, pd.DataFrame(rows), {"data_kind": kind})

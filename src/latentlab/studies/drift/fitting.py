@@ -1,0 +1,107 @@
+"""The method grid of Table 2.1: DRIFT, LFRM(last/current/all), the urn baseline, naive.
+
+Each function takes binary symmetric networks and returns predictive edge probabilities;
+the run steps score them (``latentlab.models.drift.predict``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+
+import numpy as np
+
+from latentlab.errors import ConfigError
+from latentlab.models.drift import predict as pr
+from latentlab.models.drift.sampler import Data, Hyper, run_chains
+
+METHODS = ["Naive", "Baseline", "LFRM_last", "LFRM_all", "DRIFT"]
+MISSING_METHODS = ["Naive", "Baseline", "LFRM_current", "LFRM_all", "DRIFT"]
+
+
+def hyper_of(h, fixed_K=None) -> Hyper:
+    return Hyper(**asdict(h), fixed_K=fixed_K)
+
+
+def check_fraction(value: float, key: str) -> float:
+    if not 0.0 < value < 1.0:
+        raise ConfigError(key, f"must lie in (0, 1), got {value}")
+    return value
+
+
+def forecast_all(
+    Ytr, y_next, hyper, seed, chains, burnin, samples, thin, draws, c_frac, norm, processes
+):
+    """Scores (dict per method) and mean predictive matrices for forecasting y_next."""
+    rng = np.random.default_rng([seed, 99])
+    out, mats = {}, {}
+    T, N, _ = Ytr.shape
+    p_naive = np.full((1, N, N), pr.naive_probs(Ytr))
+    p_urn = pr.urn_probs(Ytr, None, c_frac, norm)[None]
+    fits = {
+        "LFRM_last": (Data.from_networks(Ytr[-1:]), False),
+        "LFRM_all": (Data.from_networks(Ytr, static=True), False),
+        "DRIFT": (Data.from_networks(Ytr), True),
+    }
+    P = {"Naive": p_naive, "Baseline": p_urn}
+    for m, (data, dynamic) in fits.items():
+        smp, _ = run_chains(data, hyper, seed, chains, burnin, samples, thin, processes)
+        P[m] = pr.forecast_probs(smp, rng, draws, dynamic)
+    for m in METHODS:
+        out[m] = pr.score_forecast(P[m], y_next)
+        mats[m] = P[m].mean(axis=0)
+    out["Naive"]["auc"] = float("nan")  # constant predictions: AUC N/A (Table 2.1)
+    return out, mats
+
+
+def heldout_mask(shape, frac, rng) -> np.ndarray:
+    """Symmetric mask of held-out pairs i < j (a share ``frac`` of all entries over time)."""
+    T, N, _ = shape
+    iu = np.triu_indices(N, 1)
+    m = np.zeros(shape, bool)
+    pick = rng.random((T, len(iu[0]))) < frac
+    m[:, iu[0], iu[1]] = pick
+    return m | m.transpose(0, 2, 1)
+
+
+def missing_all(Y, heldout, hyper, seed, chains, burnin, c_frac, norm, processes):
+    """Posterior-mean probabilities (T, N, N) per method for the held-out task."""
+    T, N, _ = Y.shape
+    obs = ~heldout
+    P = {
+        "Naive": np.full(Y.shape, pr.naive_probs(Y, obs)),
+        "Baseline": np.repeat(pr.urn_probs(Y, obs, c_frac, norm)[None], T, axis=0),
+    }
+    smp, _ = run_chains(Data.from_networks(Y, obs), hyper, seed, chains, burnin, 1, 1, processes)
+    P["DRIFT"] = pr.posterior_mean_probs(smp, T)
+    smp, _ = run_chains(
+        Data.from_networks(Y, obs, static=True), hyper, seed + 1, chains, burnin, 1, 1, processes
+    )
+    P["LFRM_all"] = pr.posterior_mean_probs(smp, T)
+    cur = np.zeros(Y.shape)
+    for t in range(T):
+        smp, _ = run_chains(
+            Data.from_networks(Y[t : t + 1], obs[t : t + 1]),
+            hyper,
+            seed + 2 + t,
+            chains,
+            burnin,
+            1,
+            1,
+            processes,
+        )
+        cur[t] = pr.posterior_mean_probs(smp, 1)[0]
+    P["LFRM_current"] = cur
+    return P
+
+
+def heldout_scores(P, Y, heldout):
+    """Per method: scores dict and the held-out (probability, label) vectors."""
+    iu = np.triu_indices(Y.shape[1], 1)
+    m = heldout[:, iu[0], iu[1]]
+    y = Y[:, iu[0], iu[1]][m]
+    res, vec = {}, {}
+    for name, p in P.items():
+        res[name] = pr.score_missing(p, Y, heldout)
+        vec[name] = p[:, iu[0], iu[1]][m]
+    res["Naive"]["auc"] = float("nan")
+    return res, vec, y

@@ -1,0 +1,162 @@
+"""Study ``drift`` (document 004, ch. 2): its registry and the settings of its steps."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from latentlab.studies.shape import Study
+
+STUDY = Study(
+    "drift",
+    document="004_1d0e5f2e58b54e45",
+    title="DRIFT: dynamic relational infinite feature model (Foulds 2014, ch. 2)",
+)
+
+
+@dataclass(frozen=True)
+class HyperSettings:
+    """Sampler hyperparameters (Sec. 2.6; σ_ε and the ε proposal are not given)."""
+
+    alpha_a: float = 3.0
+    alpha_b: float = 1.0
+    gamma: float = 3.0
+    delta: float = 1.0
+    sigma_w: float = 0.1
+    sigma_w_prop: float = 0.1
+    sigma_eps: float = 1.0
+    sigma_eps_prop: float = 0.1
+    slice_factor: bool = True
+
+
+@dataclass(frozen=True)
+class SynthSpec:
+    """Synthetic DRIFT data (Sec. 2.6.1): N actors, T + 1 steps (the last one forecast)."""
+
+    n_datasets: int = 10
+    N: int = 10
+    T: int = 100
+    W: list[list[float]] = field(
+        default_factory=lambda: [[3.0, -1.0, -1.0], [-1.0, 3.0, -1.0], [-1.0, -1.0, 3.0]]
+    )
+    eps: float = -2.0
+    alpha: float = 3.0  # a_k ~ Beta(alpha/K, 1)
+    gamma: float = 3.0  # b_k ~ Beta(gamma, delta)
+    delta: float = 1.0
+    seed_offset: int = 0
+
+
+@dataclass(frozen=True)
+class SynthDataSettings:
+    synthetic: SynthSpec
+
+
+@dataclass(frozen=True)
+class SynthFit:
+    chains: int = 20
+    burnin: int = 100
+    forecast_draws: int = 10
+    heldout_frac: float = 0.2
+    recovery_K: int = 3
+    recovery_datasets: int = 10
+    baseline_c: float = 0.2  # urn concentration = (training steps) * 0.2 = T/5
+    baseline_norm: Literal["density", "beta"] = "density"
+    processes: int = 2
+    seed_offset: int = 100
+
+
+@dataclass(frozen=True)
+class SynthFitSettings:
+    synthetic_fit: SynthFit
+    hyper: HyperSettings = field(default_factory=HyperSettings)
+
+
+@dataclass(frozen=True)
+class EnronLike:
+    """The 'Enron-like' synthetic network of the smoke run (digest §7.3)."""
+
+    N: int = 50
+    T: int = 37
+    K: int = 6
+    w_diag: float = 2.5
+    w_off: float = -0.5
+    eps: float = -3.5
+    a: float = 0.05
+    b: float = 0.9
+    t_sparse: int = 30
+    a_late: float = 0.01
+    b_late: float = 0.6
+    n_persistent: int = 15
+    persistent_logit: float = 4.0
+
+
+@dataclass(frozen=True)
+class NetworkSpec:
+    """Monthly binary symmetric sociomatrices (Sec. 2.6.2)."""
+
+    source: Literal["enron_email", "synthetic"] = "enron_email"
+    n_actors: int = 50
+    first_month: str = "1999-06"
+    last_month: str = "2002-06"
+    outside_window: Literal["drop", "error"] = "drop"
+    empty_month: Literal["error", "keep"] = "error"
+    synthetic: EnronLike = field(default_factory=EnronLike)
+    seed_offset: int = 200
+
+
+@dataclass(frozen=True)
+class NetworkSettings:
+    network: NetworkSpec
+
+
+@dataclass(frozen=True)
+class MonthlyFit:
+    chains: int = 3
+    burnin: int = 100
+    samples: int = 10
+    thin: int = 1
+    forecast_draws: int = 10
+    first_t: int = 3  # forecast months first_t..T (1-based), as in the document
+    forecast_every: int = 1  # forecast every month (document); > 1 skips months (recorded)
+    missing_chains: int = 30
+    missing_burnin: int = 300
+    heldout_frac: float = 0.2
+    baseline_c: float = 0.2
+    baseline_norm: Literal["density", "beta"] = "density"
+    processes: int = 2
+    seed_offset: int = 300
+
+
+@dataclass(frozen=True)
+class MonthlyFitSettings:
+    monthly_fit: MonthlyFit
+    hyper: HyperSettings = field(default_factory=HyperSettings)
+
+
+@dataclass(frozen=True)
+class FigureSettings:
+    fig_months: list[int] = field(default_factory=lambda: [30, 36])
+    fig_pairs: int = 4
+    topk: list[int] = field(default_factory=lambda: [10, 20, 50, 100, 500, 1000])
+
+
+@dataclass(frozen=True)
+class ClaimTolerances:
+    auc_margin: float = 0.0  # DRIFT must beat the others by more than this
+    recovery_corr: float = 0.9  # C2.3 threshold (the digest's)
+    recovery_share: float = 0.8  # share of data sets above it
+    early_t: int = 12  # "no model beats the baseline for t < 12"
+    early_share: float = 0.5
+
+
+@dataclass(frozen=True)
+class ClaimsSettings:
+    claims: ClaimTolerances = field(default_factory=ClaimTolerances)
+
+
+@dataclass(frozen=True)
+class BenchSettings:
+    bench: dict[str, list[int]] = field(
+        default_factory=lambda: {"N": [10, 20], "T": [20, 40], "K": [2, 4], "sweeps": [5]}
+    )
+    hyper: HyperSettings = field(default_factory=HyperSettings)

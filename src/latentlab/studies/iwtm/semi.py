@@ -1,0 +1,61 @@
+"""Fig 5.4 (Sec. 5.5.2): semi-supervised IWTM. CAVI learns the topics from N_total
+training images (labels unused); the HIK SVM is trained on the N_L labelled ones among
+them (pairs with N_L <= N_total) and tested on the fixed test set. N_total and N_L are
+per class, taken in the seeded pool order, so every labelled set is a subset of every
+N_total set >= it."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import pandas as pd
+
+from latentlab.errors import ConfigError
+from latentlab.models.iwtm.cavi import CaviSettings, IWTMCavi
+from latentlab.models.iwtm.normal_gamma import NGPrior
+
+from . import pipeline as P
+from .runs import _load, _sub
+from .study import STUDY, SemiSettings
+
+
+@STUDY.run("semi", settings=SemiSettings)
+def semi(ctx):
+    s, c = ctx.settings.semi, ctx.settings.cavi
+    svm = ctx.settings.svm
+    z, meta = _load(ctx.input("data"), ctx.settings.desc_per_doc, ctx.seed(7))
+    rank, labels = z["rank"], z["labels"]
+    pool = int(rank.max()) + 1
+    if max(s.n_total) > pool or max(s.n_labelled) > max(s.n_total) or min(s.n_labelled) < 2:
+        raise ConfigError(
+            "iwtm.semi",
+            f"need 2 <= n_labelled <= max(n_total) <= the pool ({pool}/class); "
+            f"got n_total {s.n_total}, n_labelled {s.n_labelled}",
+        )
+    test = np.where(rank < 0)[0]
+    Xte, ipte = _sub(z, test)
+    rows = []
+    for nt in s.n_total:
+        tr = P.train_ids(rank, nt)
+        Xtr, iptr = _sub(z, tr)
+        for r in range(c.seeds):
+            seed = ctx.seed(c.seed_offset, r)
+            prior = NGPrior.from_data(Xtr, c.beta0, c.chi1_per_dim * Xtr.shape[1])
+            cs = CaviSettings(T=s.T, C=c.C, K=c.K, alpha0=c.alpha0, gamma=c.gamma,
+                              c_top=c.c_top, map_top=c.map_top, mapping_mode=c.mapping_mode,
+                              max_local=c.max_local, local_tol=c.local_tol)  # fmt: skip
+            t0 = time.perf_counter()
+            m = IWTMCavi(cs, prior, seed=seed).fit(Xtr, iptr, c.n_iter)
+            sec = time.perf_counter() - t0
+            Ftr, Fte = m.train_theta(), m.transform(Xte, ipte)
+            for nl in [v for v in s.n_labelled if v <= nt]:
+                lab = rank[tr] < nl  # the labelled subset, in pool order
+                pred, Cc = P.hik_svm(Ftr[lab], labels[tr][lab], Fte, svm.C_grid,
+                                     svm.folds, seed)  # fmt: skip
+                rows.append(dict(dataset=meta["dataset"], T=s.T, n_total=nt, n_labelled=nl,
+                                 seed=r, acc=float((pred == labels[test]).mean()),
+                                 n_unlabelled_images=int(len(tr) - lab.sum()), svm_C=Cc,
+                                 vocab=m.n_used(), seconds=sec,
+                                 reduction=s.reduction))  # fmt: skip
+    pd.DataFrame(rows).to_csv(ctx.output("csv"), index=False)

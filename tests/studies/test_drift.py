@@ -1,0 +1,139 @@
+"""Study drift: the monthly sociomatrices and their bad-input rules, steps on tiny inputs,
+and the claims tolerances being the only thing a tolerance change reruns."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+import yaml
+
+from latentlab.data.graph import TemporalGraph
+from latentlab.errors import ConfigError, DataError
+from latentlab.studies.drift.networks import monthly_networks
+from latentlab.studies.shape import load_study
+
+ROOT = Path(__file__).resolve().parents[2]
+JAN, FEB, MAR, APR = 915148800, 917827200, 920246400, 922924800  # 1999-01..04, UTC
+
+
+def _graph(times, senders, receivers):
+    ptr = np.concatenate([[0], np.cumsum([len(r) for r in receivers])])
+    return TemporalGraph(
+        4, senders, times, ptr, np.concatenate(receivers), actor_attrs={"name": list("abcd")}
+    ).validate("toy")
+
+
+def test_monthly_networks_counts_and_symmetry():
+    g = _graph([JAN, JAN, FEB, MAR, APR], [0, 1, 2, 0, 3], [[1], [0, 2], [1], [0, 1], [0]])
+    Y, labels, top, names, s = monthly_networks(g, 3, "1999-01", "1999-03")
+    assert labels == ["1999-01", "1999-02", "1999-03"] and Y.shape == (3, 3, 3)
+    assert np.array_equal(Y, Y.transpose(0, 2, 1)) and not Y[:, [0, 1, 2], [0, 1, 2]].any()
+    assert s["events_outside_window_dropped"] == 1  # the April message
+    assert s["self_messages_dropped"] == 1  # 0 -> 0 in March
+    assert list(top) == [0, 1, 2]  # most emails sent + received inside the window
+    assert Y[0, 0, 1] == 1 and Y[0, 1, 2] == 1 and Y[2, 0, 1] == 1
+
+
+def test_monthly_networks_bad_input_is_named():
+    g = _graph([JAN, FEB, APR], [0, 1, 0], [[1], [0], [1]])
+    with pytest.raises(DataError, match="outside 1999-01..1999-03"):
+        monthly_networks(g, 2, "1999-01", "1999-03", outside_window="error")
+    with pytest.raises(DataError, match="month 1999-03 has no edge"):
+        monthly_networks(g, 2, "1999-01", "1999-03")
+    _, _, _, _, s = monthly_networks(g, 2, "1999-01", "1999-03", empty_month="keep")
+    assert s["empty_months"] == ["1999-03"]
+    with pytest.raises(ConfigError, match="n_actors"):
+        monthly_networks(g, 9, "1999-01", "1999-03")
+    with pytest.raises(ConfigError, match="YYYY-MM"):
+        monthly_networks(g, 2, "1999/01", "1999-03")
+
+
+def test_heldout_fraction_outside_unit_interval_is_refused(tmp_path):
+    st = load_study("drift")
+    net = tmp_path / "n.npz"
+    Y = np.zeros((4, 3, 3), np.int8)
+    np.savez(net, Y=Y, months=np.array(list("abcd")), names=np.array(list("xyz")))
+    params = {"run": "t", "base_seed": 1, "threads": 1, "monthly_fit": {"heldout_frac": 1.0}}
+    outs = {k: tmp_path / f"{k}.x" for k in ("forecast", "missing", "matrices", "timing")}
+    with pytest.raises(ConfigError, match=r"monthly_fit\.heldout_frac"):
+        st.execute("monthly_fit", params, {"networks": [net]}, outs)
+
+
+def test_steps_on_tiny_inputs(tmp_path):
+    st = load_study("drift")
+    p = {"run": "t", "base_seed": 3, "threads": 1}
+    net = tmp_path / "net.npz"
+    summ = tmp_path / "net.json"
+    e = {"N": 6, "T": 5, "K": 2, "t_sparse": 4, "n_persistent": 2}
+    st.execute(
+        "network",
+        {**p, "network": {"source": "synthetic", "synthetic": e}},
+        {},
+        {"networks": net, "summary": summ},
+    )
+    assert np.load(net)["Y"].shape == (5, 6, 6)
+    fit = {
+        "chains": 1,
+        "burnin": 2,
+        "samples": 1,
+        "forecast_draws": 2,
+        "first_t": 4,
+        "missing_chains": 1,
+        "missing_burnin": 2,
+        "processes": 1,
+    }
+    outs = {k: tmp_path / f"m_{k}" for k in ("forecast", "missing", "timing")}
+    outs["forecast"] = tmp_path / "f.csv"
+    outs["missing"] = tmp_path / "m.csv"
+    outs["matrices"] = tmp_path / "m.npz"
+    st.execute("monthly_fit", {**p, "monthly_fit": fit}, {"networks": [net]}, outs)
+    f = pd.read_csv(outs["forecast"])
+    assert set(f.method) == {"Naive", "Baseline", "LFRM_last", "LFRM_all", "DRIFT"}
+    assert sorted(f.t.unique()) == [4, 5] and np.isfinite(f.ll).all()
+    m = pd.read_csv(outs["missing"])
+    assert (m.ll < 0).all() and len(m) == 5
+    st.execute(
+        "fig2_7",
+        {**p},
+        {"matrices": [outs["matrices"]], "network_summary": [summ]},
+        {"png": tmp_path / "fig2_7.png"},
+    )
+    assert (tmp_path / "fig2_7.csv").exists()
+
+
+def _dry_run_commands(drift_section, tmp_path):
+    extra = tmp_path / f"extra{len(list(tmp_path.iterdir()))}.yaml"
+    extra.write_text(yaml.safe_dump({"drift": drift_section}))
+    cmd = [
+        sys.executable,
+        "-m",
+        "snakemake",
+        "drift",
+        "-n",
+        "-p",
+        "--forceall",
+        "--configfile=config/config.yaml",
+        f"--configfile={extra}",
+    ]
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    out = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    return {ln for ln in out.stdout.splitlines() if "python -m latentlab drift" in ln}
+
+
+def test_claims_tolerance_change_reruns_only_the_claims(tmp_path):
+    section = yaml.safe_load((ROOT / "config/config.yaml").read_text())["drift"]
+    before = _dry_run_commands(section, tmp_path)
+    changed = json.loads(json.dumps(section))
+    changed["claims"]["recovery_corr"] = 0.5
+    after = _dry_run_commands(changed, tmp_path)
+    differ = {re.search(r"latentlab drift (\S+)", c).group(1) for c in before ^ after}
+    assert differ == {"claims"}, differ
