@@ -154,7 +154,7 @@ def test_bad_config_is_a_clear_error(tmp_path, capsys):
                "--output", f"csv={tmp_path / 'c.csv'}", f"info={tmp_path / 'c.json'}",
                "--wildcard", "dataset=s1"])  # fmt: skip
     assert rc == 1
-    assert "minibatch" in capsys.readouterr().err
+    assert "config scvb0.minibatch:" in capsys.readouterr().err  # the study's key
 
 
 def test_misspelt_key_is_refused_naming_it():

@@ -78,3 +78,24 @@ def document_completion(
 def perplexity(per_token_loglik: float) -> float:
     """exp(-per-token log-likelihood)."""
     return float(np.exp(-per_token_loglik))
+
+
+def completion_loglik(model, split: CompletionSplit, n_iter: int = 100, tol: float = 1e-6):
+    """Document completion for any fitted model of the one interface (issue 9, point 6).
+
+    A model with its own inference for new documents (``model.completion_loglik(split)``,
+    e.g. the CTM) uses it. Otherwise the model's topics ``phi()`` (K x W) are frozen with
+    its Dirichlet document prior (``prior_weights()[0]`` of the HDP models, else ``alpha``)
+    and :func:`document_completion` scores the split (the same theta estimator for every
+    method, so only the topics and the prior differ). Returns log-likelihood per scored token.
+    """
+    own = getattr(model, "completion_loglik", None)
+    if callable(own):
+        return float(own(split))
+    if hasattr(model, "prior_weights"):
+        prior = model.prior_weights()[0]
+    elif hasattr(model, "alpha"):
+        prior = model.alpha
+    else:
+        raise TypeError(f"{type(model).__name__} has no document prior (alpha) to complete with")
+    return document_completion(split, model.phi().T, prior, n_iter, tol)

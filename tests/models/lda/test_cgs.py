@@ -109,10 +109,10 @@ def test_mallet_schedule_and_callback(tiny, monkeypatch):
     m = CGS(3, optimize_interval=2, burn_in=3, seed=0)
     monkeypatch.setattr(m, "optimize_hyperparameters", lambda: calls.append(m.iteration))
     seen = []
-    m.fit(tiny, 9, callback=lambda mod, it: seen.append(it))
+    m.fit(tiny, 9, callback=lambda mod, info: seen.append(info["iteration"]))
     assert calls == [4, 6, 8]
     assert seen == list(range(1, 10))
-    stop = CGS(3, seed=0).fit(tiny, 9, callback=lambda mod, it: it == 2)
+    stop = CGS(3, seed=0).fit(tiny, 9, callback=lambda mod, info: info["iteration"] == 2)
     assert stop.iteration == 2
 
 

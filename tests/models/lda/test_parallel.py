@@ -65,9 +65,9 @@ def test_split_by_work_covers_the_minibatch_in_order():
 
 @pytest.mark.parametrize("threads", [2, 3])
 def test_scvb0_threads_same_iterates_as_serial(threads, tiny):
-    a = SCVB0(4, alpha=0.2, beta=0.05, minibatch=6, seed=3).fit(tiny, n_epochs=3)
+    a = SCVB0(4, alpha=0.2, beta=0.05, minibatch=6, seed=3).fit(tiny, n_iter=3)
     b = SCVB0(4, alpha=0.2, beta=0.05, minibatch=6, seed=3, threads=threads)
-    b.fit(tiny, n_epochs=3)
+    b.fit(tiny, n_iter=3)
     np.testing.assert_allclose(b.n_phi, a.n_phi, rtol=1e-10, atol=1e-12)
     np.testing.assert_allclose(b.n_z, a.n_z, rtol=1e-10)
     np.testing.assert_allclose(b.n_phi.sum(), tiny.n_tokens, rtol=1e-9)
@@ -76,8 +76,8 @@ def test_scvb0_threads_same_iterates_as_serial(threads, tiny):
 
 
 def test_scvb0_threads_deterministic(tiny):
-    a = SCVB0(3, minibatch=5, seed=9, threads=2).fit(tiny, n_epochs=2)
-    b = SCVB0(3, minibatch=5, seed=9, threads=2).fit(tiny, n_epochs=2)
+    a = SCVB0(3, minibatch=5, seed=9, threads=2).fit(tiny, n_iter=2)
+    b = SCVB0(3, minibatch=5, seed=9, threads=2).fit(tiny, n_iter=2)
     np.testing.assert_array_equal(a.n_phi, b.n_phi)
     np.testing.assert_array_equal(a.n_z, b.n_z)
 
@@ -119,8 +119,8 @@ def test_svb_parallel_kernel_equals_serial(n_blocks):
 
 @pytest.mark.parametrize("threads", [2, 3])
 def test_svb_and_batch_vb_threads_same_iterates(threads, tiny):
-    a = SVB(3, minibatch=6, n_local=2, seed=1).fit(tiny, n_epochs=2)
-    b = SVB(3, minibatch=6, n_local=2, seed=1, threads=threads).fit(tiny, n_epochs=2)
+    a = SVB(3, minibatch=6, n_local=2, seed=1).fit(tiny, n_iter=2)
+    b = SVB(3, minibatch=6, n_local=2, seed=1, threads=threads).fit(tiny, n_iter=2)
     np.testing.assert_allclose(b.lam, a.lam, rtol=1e-10)
     a = BatchVB(3, max_local=5, seed=1).fit(tiny, 3)
     b = BatchVB(3, max_local=5, seed=1, threads=threads).fit(tiny, 3)

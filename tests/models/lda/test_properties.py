@@ -29,7 +29,7 @@ corpora = st.builds(
     seed=st.integers(0, 100),
 )
 def test_c4_11_scvb0_invariants(c, K, mb, clump, n_burn, seed):
-    m = SCVB0(K, minibatch=mb, clumping=clump, n_burn=n_burn, seed=seed).fit(c, n_epochs=2)
+    m = SCVB0(K, minibatch=mb, clumping=clump, n_burn=n_burn, seed=seed).fit(c, n_iter=2)
     assert m.n_phi.min() >= 0 and m.n_z.min() >= 0
     np.testing.assert_allclose(m.n_phi.sum(), c.n_tokens, rtol=1e-9)
     np.testing.assert_allclose(m.n_phi.sum(0), m.n_z, rtol=1e-9, atol=1e-9)
@@ -66,6 +66,6 @@ def test_cvb_statistics_sum_to_C_and_Cd(c, K, order, seed):
 @settings(max_examples=15, deadline=None)
 @given(c=corpora, K=st.integers(1, 4), B=st.integers(1, 3), seed=st.integers(0, 99))
 def test_svb_lambda_positive_and_normalised(c, K, B, seed):
-    m = SVB(K, minibatch=1, n_local=B, seed=seed).fit(c, n_epochs=1)
+    m = SVB(K, minibatch=1, n_local=B, seed=seed).fit(c, n_iter=1)
     assert np.all(m.lam > 0)
     np.testing.assert_allclose(m.phi().sum(1), 1)

@@ -130,7 +130,7 @@ def test_scvb0_kernel_matches_dense_reference(clumping, tiny):
 
 
 def test_c4_11_scvb0_statistics_conserved_and_nonnegative(tiny):
-    m = SCVB0(4, minibatch=5, seed=0).fit(tiny, n_epochs=2)
+    m = SCVB0(4, minibatch=5, seed=0).fit(tiny, n_iter=2)
     C = tiny.n_tokens
     assert m.n_phi.min() >= 0 and m.n_z.min() >= 0
     np.testing.assert_allclose(m.n_phi.sum(), C, rtol=1e-9)
@@ -193,15 +193,15 @@ def test_c4_10_scvb0_minibatch_one_equals_online_em_map():
 
 def test_scvb0_determinism_and_empty_docs():
     c = synth_corpus(D=20, empty=4)
-    a = SCVB0(3, minibatch=4, seed=2).fit(c, n_epochs=1)
-    b = SCVB0(3, minibatch=4, seed=2).fit(c, n_epochs=1)
+    a = SCVB0(3, minibatch=4, seed=2).fit(c, n_iter=1)
+    b = SCVB0(3, minibatch=4, seed=2).fit(c, n_iter=1)
     np.testing.assert_array_equal(a.n_phi, b.n_phi)
     assert a.n_empty_docs == 4 and a.docs_seen == 20
 
 
 def test_scvb0_bad_settings(tiny):
     with pytest.raises(ConfigError, match="minibatch"):
-        SCVB0(3, minibatch=10_000).fit(tiny, n_epochs=1)
+        SCVB0(3, minibatch=10_000).fit(tiny, n_iter=1)
     with pytest.raises(ConfigError, match="K"):
         SCVB0(0)
     with pytest.raises(ConfigError, match="rho_phi"):
@@ -265,7 +265,7 @@ def test_svb_lambda_update_matches_dense(tiny):
 def test_svb_offsets_and_normalisation(tiny):
     m = SVB(3, alpha=0.1, beta=0.01, offset=0.5, minibatch=5, seed=0)
     assert np.allclose(m.alpha, 0.6) and np.isclose(m.eta, 0.51)
-    m.fit(tiny, n_epochs=1)
+    m.fit(tiny, n_iter=1)
     np.testing.assert_allclose(m.phi().sum(1), 1)
     assert np.all(m.lam > 0)
 
@@ -278,6 +278,6 @@ def test_batch_vb_runs_and_is_deterministic(tiny):
 
 
 def test_svb_dense_mode_gives_the_same_iterates(tiny):
-    a = SVB(3, minibatch=5, n_local=2, seed=3).fit(tiny, n_epochs=1)
-    b = SVB(3, minibatch=5, n_local=2, seed=3, dense=True).fit(tiny, n_epochs=1)
+    a = SVB(3, minibatch=5, n_local=2, seed=3).fit(tiny, n_iter=1)
+    b = SVB(3, minibatch=5, n_local=2, seed=3, dense=True).fit(tiny, n_iter=1)
     np.testing.assert_allclose(a.lam, b.lam, rtol=1e-9)

@@ -176,6 +176,20 @@ def test_exact_sweep_conserves_counts_and_is_deterministic():
     np.testing.assert_array_equal(runs[0][1], runs[1][1])
 
 
+def test_fit_callback_gets_model_and_info_and_stops():
+    corpus, _ = generate(30, 30, 3, 15, 3, 1.0, 0.1, 0.1, seed=9)
+    g = build_citation_graph(corpus.links, corpus.n_docs, corpus.doc_lengths(), seed=0)
+    seen = []
+
+    def cb(model, info):
+        seen.append((model, info["iteration"]))
+        return info["iteration"] == 3
+
+    m = InfluenceModel("tir", K=3, interval=2, seed=1).fit(corpus, g, 10, callback=cb)
+    assert [i for _, i in seen] == [1, 2, 3] and all(mod is m for mod, _ in seen)
+    assert m.iteration == 3
+
+
 @pytest.mark.parametrize("kind", ["tir", "tire", "dmr", "lda"])
 def test_fit_is_deterministic(kind):
     corpus, _ = generate(30, 30, 3, 15, 3, 1.0, 0.1, 0.1, seed=9)

@@ -596,7 +596,7 @@ def heldout_loglik(
     return total, ntok
 
 
-def variational_em(
+def em_iterations(
     docs: Docs,
     logbeta0: np.ndarray,
     method: str,
@@ -606,23 +606,18 @@ def variational_em(
     opts=None,
     pseudo: float = 1e-10,
     ridge_rel: float = 1e-6,
-    eval_fn=None,
     time_budget_s: float | None = None,
 ):
-    """Variational EM for the CTM (Sec. 5.1): E-step per document, M-step of digest §2.1.
-
-    Stops on relative change of the total (approximate) bound < tol (ctm-c's 1e-3), after
-    ``max_iter`` iterations or when ``time_budget_s`` is spent. ``eval_fn(model)`` (optional)
-    is called after every iteration, outside the timed region; its value is recorded.
-    Returns (model, history list of dicts, last fits).
-    """
+    """Variational EM for the CTM (Sec. 5.1) as a generator: after every iteration (E-step
+    per document, M-step of digest §2.1) yields ``(model, fits, record)``; the consumer may
+    stop by leaving the loop. Stops itself on relative change of the total (approximate)
+    bound < tol (ctm-c's 1e-3), after ``max_iter`` iterations or when ``time_budget_s``
+    is spent. Time spent by the consumer is not counted in ``record["time_s"]``."""
     model = initial_model(method, logbeta0, ridge_rel)
     ntok = float(sum(c.sum() for _, c in docs))
     warm = None
-    hist = []
     old = None
     elapsed = 0.0
-    fits = None
     for it in range(1, max_iter + 1):
         t0 = time.perf_counter()
         fits, ss = e_step(model, docs, warm=warm, opts=opts)
@@ -640,9 +635,6 @@ def variational_em(
             "bound_per_word": bound / ntok,
             "ridge": model.prior.ridge,
         }
-        if eval_fn is not None:
-            rec["heldout_per_word"] = eval_fn(model)
-        hist.append(rec)
         log.info(
             "CTM %s K=%d iter %d bound/word %.5f (%.1fs)",
             method,
@@ -651,11 +643,42 @@ def variational_em(
             bound / ntok,
             elapsed,
         )
+        yield model, fits, rec
         if old is not None and abs((bound - old) / old) < tol:
-            break
+            return
         old = bound
         if time_budget_s is not None and elapsed > time_budget_s:
-            break
+            return
+
+
+def variational_em(
+    docs: Docs,
+    logbeta0: np.ndarray,
+    method: str,
+    *,
+    max_iter: int = 20,
+    tol: float = 1e-3,
+    opts=None,
+    pseudo: float = 1e-10,
+    ridge_rel: float = 1e-6,
+    eval_fn=None,
+    time_budget_s: float | None = None,
+):
+    """Variational EM for the CTM (:func:`em_iterations` run to its end).
+
+    ``eval_fn(model)`` (optional) is called after every iteration, outside the timed region;
+    its value is recorded as ``heldout_per_word``. Returns (model, history list of dicts,
+    last fits). The class :class:`latentlab.models.ctm.CTM` wraps this in the one model
+    interface.
+    """
+    model, fits, hist = initial_model(method, logbeta0, ridge_rel), None, []
+    for model, fits, rec in em_iterations(  # noqa: B007 (the last ones are returned)
+        docs, logbeta0, method, max_iter=max_iter, tol=tol, opts=opts, pseudo=pseudo,
+        ridge_rel=ridge_rel, time_budget_s=time_budget_s,
+    ):  # fmt: skip
+        if eval_fn is not None:
+            rec["heldout_per_word"] = eval_fn(model)
+        hist.append(rec)
     return model, hist, fits
 
 

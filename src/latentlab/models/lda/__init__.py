@@ -16,15 +16,26 @@ Conventions
 
 API
 ---
+Every model has the one interface (:class:`._common.ModelInterface`, issue 9 point 6):
+``fit(corpus, n_iter, callback=None)`` on a :class:`BowCorpus`, with ``callback(model,
+info) -> stop`` after every iteration (True stops the fit); ``phi()`` is Phi as **K x W**
+(rows sum to 1); ``theta()`` the **D x K** topic proportions of the training documents;
+the model's settings are its constructor arguments (``alpha``, ``beta``, ``seed``...), and
+bad settings raise ``ConfigError`` naming the argument. ``phi_wk()`` (W x K, equal to
+``phi().T``) is kept as an alias in the kernels' layout, because the held-out evaluation
+and the studies take W x K topics. The batch models count ``n_iter`` in sweeps
+(``info = {"iteration": i}``); the minibatch models (``SCVB0``, ``SVB``) count it in passes
+(epochs, fractions allowed) and keep ``max_docs`` and ``time_budget`` as keyword budgets
+(``info = {"minibatch", "docs_seen", "epoch", "train_seconds"}``); ``initialize``,
+``step``/``partial_fit`` and ``resume`` remain for manual control.
+
 ``CGS(K, alpha, beta, optimize_interval=100, burn_in=200, learn_beta=False, seed=0,
 sampler="sparse")``
     collapsed Gibbs (Eq. 4.21), asymmetric alpha by Minka's fixed point on count
     histograms on the MALLET schedule (first optimisation after iteration 300).
     ``sampler="sparse"``: SparseLDA buckets (fast); ``"dense"``: draw-for-draw equal to
-    ``reference.cgs_sweep``. ``.fit(corpus, n_iter, callback)`` with
-    ``callback(model, iteration) -> stop?``; ``.step()`` for manual control;
-    ``.z, .n_dk (D x K), .n_wk (W x K), .n_k, .alpha, .beta``; ``.phi()`` K x W,
-    ``.phi_wk()`` W x K, ``.theta()``, ``.log_joint()`` (Eq. 4.20), ``.snapshot()``.
+    ``reference.cgs_sweep``. ``.z, .n_dk (D x K), .n_wk (W x K), .n_k, .alpha, .beta``;
+    ``.log_joint()`` (Eq. 4.20), ``.snapshot()``.
 ``sample_fixed_phi(phi_wk, alpha, word_ids, n_iter, seed)``
     Gibbs over one held-out document with topics fixed.
 ``hyper.minka_alpha``, ``hyper.minka_beta_symmetric``, ``hyper.count_histograms``,
@@ -35,9 +46,10 @@ numba kernels (flat arrays, n_wk word-major W x K, n_dk D x K, tokens doc-major)
 Variational / stochastic algorithms (see their modules): ``CVB0`` (batch CVB0 and
 second-order CVB, clumped or per token), ``MapLdaU`` (batch unnormalised MAP EM,
 Eq. 4.57), ``BatchVB`` (Blei et al. 2003), ``SVB`` (Hoffman et al. 2010, digest
-Sec. 4.2), ``SCVB0`` (Algorithm 7, Sec. 4.3), ``reference.online_em_map_lda_u``
-(Appendix B / Eqs. 4.66-4.68). All expose ``phi()`` (K x W) and ``alpha``, ``beta``.
-Held-out evaluation: :mod:`latentlab.evaluation.heldout`.
+Sec. 4.2), ``SCVB0`` (Algorithm 7, Sec. 4.3). Online EM for MAP_LDA_U (Appendix B /
+Eqs. 4.66-4.68) exists only as the test oracle ``reference.online_em_map_lda_u`` (the
+claims check that SCVB0's token stream equals it). Held-out evaluation:
+:mod:`latentlab.evaluation.heldout`.
 
 Threads: ``SCVB0``, ``SVB`` and ``BatchVB`` take ``threads=1`` (default: the serial
 kernels, unchanged). With ``threads > 1`` the documents of a minibatch (E-step) are split

@@ -71,6 +71,20 @@ def check_corpus(corpus, n_vocab: int | None = None, what: str = "corpus"):
     return corpus.indptr, corpus.word_ids, corpus.counts, W
 
 
+def check_n_iter(n_iter, name: str = "n_iter", allow_none: bool = False):
+    """An iteration count (sweeps, or passes for the stochastic models): a number >= 0
+    (an integer for the batch models)."""
+    if n_iter is None and allow_none:
+        return None
+    try:
+        v = float(n_iter)
+    except (TypeError, ValueError):
+        raise ConfigError(name, f"must be a number >= 0, got {n_iter!r}") from None
+    if not np.isfinite(v) or v < 0:
+        raise ConfigError(name, f"must be a finite number >= 0, got {n_iter!r}")
+    return v
+
+
 def check_finite(arr, statistic: str, iteration: int) -> None:
     """Raise :class:`DivergenceError` if ``arr`` holds NaN or inf."""
     if not np.all(np.isfinite(arr)):
@@ -134,27 +148,82 @@ def nonempty_docs(indptr: np.ndarray) -> tuple[np.ndarray, int]:
     return keep, int(len(lens) - len(keep))
 
 
-class MinibatchLoop:
-    """``resume`` for the minibatch learners (SCVB0, SVB): feed minibatches until a number
-    of documents, an epoch count or a training-time budget is reached. The subclass keeps
-    ``docs``, ``docs_seen`` and ``train_seconds`` and defines ``partial_fit`` and
-    ``_next_docs``; the callback's time is not counted as training time."""
+class ModelInterface:
+    """The one model interface (issue 9, point 6), shared by every LDA algorithm.
 
-    def resume(self, n_epochs=None, max_docs=None, time_budget=None, callback=None):
+    ``fit(corpus, n_iter, callback=None)`` takes a :class:`BowCorpus`; ``callback(model,
+    info) -> stop`` runs after every iteration (``info`` is a dict: ``iteration`` for the
+    batch models; ``minibatch``, ``docs_seen``, ``epoch``, ``train_seconds`` for the
+    minibatch ones) and stops the fit when it returns True. ``phi()`` is Phi as K x W (rows
+    sum to 1), ``theta()`` the D x K topic proportions of the training documents.
+    ``phi_wk()`` is kept as an alias of ``phi().T`` (W x K, the kernels' layout, what the
+    held-out evaluation takes); every model computes it natively, ``phi()`` transposes it.
+    """
+
+    def phi(self) -> np.ndarray:
+        """Phi, K x W (rows are topics and sum to 1)."""
+        return self.phi_wk().T.copy()
+
+
+class BatchLoop(ModelInterface):
+    """``fit`` of the batch models (CGS, CVB0, MapLdaU): ``initialize`` then ``n_iter``
+    calls of ``step``; ``callback(model, {"iteration": i})`` after each may stop it."""
+
+    def fit(self, corpus, n_iter: int, callback=None):
+        """Initialise on ``corpus`` and run ``n_iter`` sweeps (see :class:`ModelInterface`)."""
+        n = check_n_iter(n_iter)
+        if n != int(n):
+            raise ConfigError("n_iter", f"must be a whole number of sweeps, got {n_iter!r}")
+        self.initialize(corpus)
+        for _ in range(int(n)):
+            self.step()
+            if callback is not None and callback(self, {"iteration": self.iteration}):
+                break
+        return self
+
+
+class MinibatchLoop(ModelInterface):
+    """``fit``/``resume`` for the minibatch learners (SCVB0, SVB): feed minibatches until
+    ``n_iter`` passes over the (non-empty) documents, ``max_docs`` documents or a
+    training-time budget is reached, whichever comes first. The subclass keeps ``docs``,
+    ``docs_seen``, ``minibatches`` and ``train_seconds`` and defines ``initialize``,
+    ``partial_fit`` and ``_next_docs``; the callback's time is not counted as training
+    time."""
+
+    def fit(self, corpus, n_iter=1.0, callback=None, *, max_docs=None, time_budget=None):
+        """Initialise on ``corpus`` and train for ``n_iter`` passes (epochs; fractions
+        allowed; None = no pass limit, then ``max_docs`` or ``time_budget`` must be given).
+        ``callback(model, info) -> stop`` runs after every minibatch, ``info`` =
+        ``{"minibatch", "docs_seen", "epoch", "train_seconds"}``."""
+        check_n_iter(n_iter, allow_none=True)
+        self.initialize(corpus)
+        return self.resume(n_iter, max_docs, time_budget, callback)
+
+    def resume(self, n_iter=None, max_docs=None, time_budget=None, callback=None):
+        """Continue training from the current state (same limits as :meth:`fit`)."""
+        n_iter = check_n_iter(n_iter, allow_none=True)
         limit = np.inf
-        if n_epochs is not None:
-            limit = min(limit, n_epochs * len(self.docs))
+        if n_iter is not None:
+            limit = min(limit, n_iter * len(self.docs))
         if max_docs is not None:
             limit = min(limit, max_docs)
         if limit == np.inf and time_budget is None:
-            raise ConfigError("n_epochs", "give n_epochs, max_docs or time_budget")
+            raise ConfigError("n_iter", "give n_iter (passes), max_docs or time_budget")
         start = self.docs_seen
         while self.docs_seen - start < limit:
             t0 = time.perf_counter()
             self.partial_fit(self._next_docs())
             self.train_seconds += time.perf_counter() - t0
-            if callback is not None and callback(self):
+            if callback is not None and callback(self, self._info()):
                 break
             if time_budget is not None and self.train_seconds >= time_budget:
                 break
         return self
+
+    def _info(self) -> dict:
+        return {
+            "minibatch": self.minibatches,
+            "docs_seen": self.docs_seen,
+            "epoch": self.docs_seen / len(self.docs),
+            "train_seconds": self.train_seconds,
+        }

@@ -11,13 +11,13 @@ import numpy as np
 from latentlab.errors import ConfigError
 
 from . import kernels
-from ._common import check_alpha, check_corpus, check_K, check_positive
+from ._common import BatchLoop, check_alpha, check_corpus, check_K, check_positive
 from .hyper import count_histograms, log_collapsed_joint, minka_alpha, minka_beta_symmetric
 
 log = logging.getLogger(__name__)
 
 
-class CGS:
+class CGS(BatchLoop):
     """Collapsed Gibbs sampler for LDA, current token excluded (Eq. 4.21).
 
     Parameters
@@ -38,7 +38,9 @@ class CGS:
         or ``'dense'`` (:func:`kernels.cgs_sweep`, draw-for-draw equal to the numpy
         reference). Both sample the same conditional.
 
-    After :meth:`fit`: ``z`` (one topic per token, doc-major token order of
+    ``fit(corpus, n_iter, callback=None)``: ``n_iter`` sweeps; ``callback(model,
+    {"iteration": i}) -> stop`` after each (the model's arrays are live: copy what you
+    keep). After :meth:`fit`: ``z`` (one topic per token, doc-major token order of
     ``corpus.to_tokens()``), ``n_dk`` (D x K), ``n_wk`` (W x K, word-major),
     ``n_k``, ``alpha`` (K), ``beta`` (scalar); :meth:`phi` returns Phi as
     **K x W** (rows are topics), :meth:`phi_wk` the W x K transpose, :meth:`theta` D x K.
@@ -123,26 +125,10 @@ class CGS:
             "iteration %d: alpha_sum=%.4g beta=%.4g", self.iteration, self.alpha.sum(), self.beta
         )
 
-    def fit(self, corpus, n_iter: int, callback: Callable | None = None) -> CGS:
-        """Initialise and run ``n_iter`` sweeps. ``callback(model, iteration)`` is called
-        after every sweep (snapshot hook; the model's arrays are live, copy what you
-        keep); it may return True to stop early."""
-        if int(n_iter) < 0:
-            raise ConfigError("n_iter", f"must be >= 0, got {n_iter}")
-        self.initialize(corpus)
-        for _ in range(int(n_iter)):
-            self.step()
-            if callback is not None and callback(self, self.iteration):
-                break
-        return self
-
     # --------------------------------------------------------------- accessors
-    def phi(self) -> np.ndarray:
-        """Phi, K x W: (n_wk + beta)/(n_k + W beta) (Griffiths & Steyvers Eq. 7)."""
-        return self.phi_wk().T.copy()
-
     def phi_wk(self) -> np.ndarray:
-        """Phi as W x K (word-major, the layout of the kernels)."""
+        """Phi as W x K (word-major, the layout of the kernels; ``phi().T``):
+        (n_wk + beta)/(n_k + W beta) (Griffiths & Steyvers Eq. 7)."""
         return (self.n_wk + self.beta) / (self.n_k + self.W * self.beta)
 
     def theta(self) -> np.ndarray:

@@ -4,14 +4,19 @@ Appendix B)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import numpy as np
 
 from latentlab.errors import ConfigError
 
 from . import kernels
-from ._common import check_alpha, check_corpus, check_finite, check_K, check_positive
+from ._common import (
+    BatchLoop,
+    check_alpha,
+    check_corpus,
+    check_finite,
+    check_K,
+    check_positive,
+)
 
 
 def expand_tokens(corpus, rng: np.random.Generator | None = None):
@@ -27,12 +32,14 @@ def expand_tokens(corpus, rng: np.random.Generator | None = None):
     return ptr, w, np.ones(len(w), dtype=np.int32)
 
 
-class CVB0:
+class CVB0(BatchLoop):
     """Batch CVB0 (``order=0``, Eq. 4.28) or second-order CVB (``order=2``, Eq. 4.25).
 
     ``clumping=True`` keeps one gamma per distinct word of a document (Sec. 4.2.1:
     exact only for uncollapsed algorithms, an approximation here); ``False`` keeps one
     per token. Statistics (Eq. 4.29): ``n_dk`` (D x K), ``n_wk`` (W x K), ``n_k``.
+    ``fit(corpus, n_iter, callback=None)``: ``n_iter`` sweeps, ``callback(model,
+    {"iteration": i}) -> stop`` after each; ``phi()`` K x W, ``theta()`` D x K.
     """
 
     def __init__(self, K, alpha=0.1, beta=0.01, order: int = 0, clumping: bool = True, seed=0):
@@ -92,28 +99,24 @@ class CVB0:
         self.iteration += 1
         check_finite(self.n_k, "N^Z (CVB topic totals)", self.iteration)
 
-    def fit(self, corpus, n_iter: int, callback: Callable | None = None) -> CVB0:
-        self.initialize(corpus)
-        for _ in range(int(n_iter)):
-            self.step()
-            if callback is not None and callback(self, self.iteration):
-                break
-        return self
-
     def phi_wk(self) -> np.ndarray:
+        """Phi as W x K (``phi().T``): (n_wk + beta)/(n_k + W beta) (Eq. 4.29)."""
         return (self.n_wk + self.beta) / (self.n_k + self.W * self.beta)
 
-    def phi(self) -> np.ndarray:
-        """Phi, K x W."""
-        return self.phi_wk().T.copy()
+    def theta(self) -> np.ndarray:
+        """Theta, D x K: (n_dk + alpha_k)/(n_d + sum alpha) (Eq. 4.29)."""
+        nd = self.n_dk.sum(axis=1, keepdims=True)
+        return (self.n_dk + self.alpha) / (nd + self.alpha.sum())
 
 
-class MapLdaU:
+class MapLdaU(BatchLoop):
     """Batch MAP_LDA_U: EM for MAP on unnormalised counts (Eqs. 4.57-4.59, App. B).
 
     Needs alpha > 1 and beta > 1 (the MAP estimates of Eq. 4.59 are then interior).
     Full E-step then full M-step (the statistics are synchronised with the
     responsibility sums, Eq. 4.65), so the log posterior Eq. B.1 never decreases.
+    ``fit(corpus, n_iter, callback=None)`` as :class:`CVB0`; ``phi()``/``theta()`` are the
+    MAP estimates (Eq. 4.59).
     """
 
     def __init__(self, K, alpha=1.1, beta=1.01, seed=0):
@@ -154,20 +157,9 @@ class MapLdaU:
         self.iteration += 1
         check_finite(self.n_k, "N^Z (MAP_LDA_U topic totals)", self.iteration)
 
-    def fit(self, corpus, n_iter: int, callback: Callable | None = None) -> MapLdaU:
-        self.initialize(corpus)
-        for _ in range(int(n_iter)):
-            self.step()
-            if callback is not None and callback(self, self.iteration):
-                break
-        return self
-
     def phi_wk(self) -> np.ndarray:
-        """MAP Phi (Eq. 4.59), W x K."""
+        """MAP Phi (Eq. 4.59), W x K (``phi().T``)."""
         return (self.n_wk + self.beta - 1) / (self.n_k + self.W * (self.beta - 1))
-
-    def phi(self) -> np.ndarray:
-        return self.phi_wk().T.copy()
 
     def theta(self) -> np.ndarray:
         """MAP Theta (Eq. 4.59), D x K."""

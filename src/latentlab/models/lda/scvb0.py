@@ -3,8 +3,6 @@ thesis Algorithm 7, Eqs. 4.43-4.49; digest Sec. 4.3)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import numpy as np
 
 from latentlab.errors import ConfigError
@@ -46,6 +44,13 @@ class SCVB0(MinibatchLoop):
     blocks processed in parallel (:func:`kernels.scvb0_minibatch_parallel`); the same
     iterates as ``threads=1`` up to the order of floating-point sums, deterministic for a
     given ``threads``.
+
+    ``fit(corpus, n_iter=1.0, callback=None, *, max_docs=None, time_budget=None)``:
+    ``n_iter`` passes (epochs) over the documents, or fewer when ``max_docs`` documents or
+    ``time_budget`` seconds of training are reached (:class:`MinibatchLoop`);
+    ``callback(model, info) -> stop`` after every minibatch. ``phi()`` is Phi_hat (K x W);
+    ``theta()`` the training documents' N^Theta update at its fixed point with the final
+    topics (:func:`latentlab.evaluation.heldout.estimate_theta`).
     """
 
     def __init__(
@@ -90,6 +95,7 @@ class SCVB0(MinibatchLoop):
     def initialize(self, corpus) -> SCVB0:
         _, _, _, W = check_corpus(corpus)
         self.W = W
+        self._corpus = corpus
         self.rng = np.random.default_rng(self.seed)
         self.docs, self.n_empty_docs = nonempty_docs(corpus.indptr)
         if self.minibatch > len(self.docs):
@@ -169,25 +175,15 @@ class SCVB0(MinibatchLoop):
         self.tokens_seen += int(n_tok)
         check_finite(self.n_z, "N^Z (SCVB0 topic statistics)", self.minibatches)
 
-    def fit(
-        self,
-        corpus,
-        n_epochs: float | None = 1.0,
-        max_docs: int | None = None,
-        time_budget: float | None = None,
-        callback: Callable | None = None,
-    ) -> SCVB0:
-        """Run until ``n_epochs`` passes over the documents, ``max_docs`` documents or
-        ``time_budget`` seconds of training (the callback's time is excluded), whichever
-        comes first. ``callback(model) -> stop?`` runs after every minibatch."""
-        self.initialize(corpus)
-        return self.resume(n_epochs, max_docs, time_budget, callback)
-
     # --------------------------------------------------------------- accessors
     def phi_wk(self) -> np.ndarray:
-        """Phi_hat_wk = (N^Phi_wk + beta)/(N^Z_k + W beta) (Sec. 4.3), W x K."""
+        """Phi_hat_wk = (N^Phi_wk + beta)/(N^Z_k + W beta) (Sec. 4.3), W x K (``phi().T``)."""
         return (self.n_phi + self.beta) / (self.n_z + self.W * self.beta)
 
-    def phi(self) -> np.ndarray:
-        """Phi, K x W."""
-        return self.phi_wk().T.copy()
+    def theta(self, n_iter: int = 100, tol: float = 1e-6) -> np.ndarray:
+        """Theta of the training documents (D x K): (N^Theta_d + alpha)/(C_d + sum alpha)
+        at the fixed point of the document update (Eq. 4.43) with the current topics
+        frozen. Deterministic (no random numbers are drawn), so training can continue."""
+        from latentlab.evaluation.heldout import estimate_theta
+
+        return estimate_theta(self._corpus, self.phi_wk(), self.alpha, n_iter, tol)

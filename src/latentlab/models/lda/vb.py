@@ -14,11 +14,13 @@ from latentlab.errors import ConfigError
 from . import kernels
 from ._common import (
     MinibatchLoop,
+    ModelInterface,
     StepSize,
     check_alpha,
     check_corpus,
     check_finite,
     check_K,
+    check_n_iter,
     check_positive,
     nonempty_docs,
 )
@@ -31,7 +33,34 @@ def _check_threads(threads) -> int:
     return int(threads)
 
 
-class _VBBase:
+def vb_theta(corpus_csr, exp_elog_phi_wk, alpha, max_iter: int = 100, tol: float = 1e-3):
+    """Topic proportions E_q[theta] (D x K) of documents ``(indptr, wids, cnts)`` with the
+    topics fixed: the VB local step (Blei et al. 2003; digest 4.1) from gamma = alpha +
+    C_d/K, gamma = alpha + sum_w n_dw phi_dwk with phi_dwk ∝ exp(E log theta_dk)
+    exp(E log Phi_kw), until the mean |change of gamma| < ``tol`` (Hoffman's rule).
+    Deterministic (no random start); empty documents get alpha / sum(alpha)."""
+    indptr, wids, cnts = corpus_csr
+    K = exp_elog_phi_wk.shape[1]
+    D = len(indptr) - 1
+    theta = np.tile(alpha / alpha.sum(), (D, 1))
+    for d in range(D):
+        s, e = indptr[d], indptr[d + 1]
+        if e == s:
+            continue
+        eb, c = exp_elog_phi_wk[wids[s:e]], np.asarray(cnts[s:e], dtype=np.float64)
+        gamma = alpha + c.sum() / K
+        for _ in range(max_iter):
+            eth = np.exp(digamma(gamma) - digamma(gamma.sum()))
+            new = alpha + eth * ((c / (eb @ eth + 1e-100)) @ eb)
+            done = np.mean(np.abs(new - gamma)) < tol
+            gamma = new
+            if done:
+                break
+        theta[d] = gamma / gamma.sum()
+    return theta
+
+
+class _VBBase(ModelInterface):
     """Shared state of SVB and BatchVB. ``threads > 1``: the local step runs in
     parallel (:func:`kernels.svb_minibatch_parallel`), the same iterates as
     ``threads=1`` up to the order of floating-point sums, deterministic for a given
@@ -97,13 +126,9 @@ class _VBBase:
         return self.eta + self.lscale * self.L
 
     def phi_wk(self) -> np.ndarray:
-        """E_q[Phi] = lambda / sum_w lambda, W x K."""
+        """E_q[Phi] = lambda / sum_w lambda, W x K (``phi().T``)."""
         lam = self.lam
         return lam / lam.sum(axis=0)
-
-    def phi(self) -> np.ndarray:
-        """E_q[Phi], K x W."""
-        return self.phi_wk().T.copy()
 
     def exp_elog_phi_wk(self) -> np.ndarray:
         lam = self.lam
@@ -121,6 +146,11 @@ class SVB(MinibatchLoop, _VBBase):
     (sparse topic updates, as the thesis's Julia SVB). ``dense=True`` costs what Hoffman's
     ``onlineldavb.py`` costs: exp(E[log Phi]) for all W words and a dense lambda update
     per minibatch (same iterates up to rounding; for the benchmark).
+
+    ``fit(corpus, n_iter=1.0, callback=None, *, max_docs=None, time_budget=None)``:
+    ``n_iter`` passes (epochs) over the documents, or fewer when a budget is reached
+    (:class:`MinibatchLoop`). ``phi()`` is E_q[Phi] (K x W); ``theta()`` the training
+    documents' E_q[theta] from a VB local step at the final topics (:func:`vb_theta`).
     """
 
     def __init__(
@@ -149,7 +179,7 @@ class SVB(MinibatchLoop, _VBBase):
         if int(n_local) < 1:
             raise ConfigError("n_local", f"must be >= 1 local pass, got {n_local}")
         self.n_local = int(n_local)
-        self.rho = StepSize.from_config(rho, "rho_phi")
+        self.rho = StepSize.from_config(rho, "rho")
         self.seed = int(seed)
         self.dense = bool(dense)
         self.threads = _check_threads(threads)
@@ -186,16 +216,23 @@ class SVB(MinibatchLoop, _VBBase):
             self.Lsum = self.L.sum(axis=0)
             self.lscale = 1.0
 
-    def fit(self, corpus, n_epochs=1.0, max_docs=None, time_budget=None, callback=None) -> SVB:
-        self.initialize(corpus)
-        return self.resume(n_epochs, max_docs, time_budget, callback)
+    def theta(self) -> np.ndarray:
+        """E_q[theta] of the training documents (D x K) at the current topics
+        (:func:`vb_theta`; uses no random numbers, so training can continue unchanged)."""
+        csr = (self.indptr, self.wids, self.cnts)
+        return vb_theta(csr, self.exp_elog_phi_wk(), self.alpha)
 
 
 class BatchVB(_VBBase):
     """Batch VB (Blei et al. 2003 with a Dirichlet on topics; digest Sec. 4.1 RECON):
     every iteration runs the E-step on all documents (up to ``max_local`` passes per
     document, stopping when the mean |change of gamma| < ``tol``, as Hoffman's code),
-    then lambda = eta + sstats (SVB with the whole corpus as the batch and rho = 1)."""
+    then lambda = eta + sstats (SVB with the whole corpus as the batch and rho = 1).
+
+    ``fit(corpus, n_iter, callback=None, *, time_budget=None)``: ``n_iter`` iterations,
+    ``callback(model, {"iteration", "train_seconds"}) -> stop`` after each; ``theta()`` is
+    E_q[theta] from the last E-step's gammas (D x K).
+    """
 
     def __init__(self, K, alpha=0.1, beta=0.01, max_local=100, tol=1e-3, seed=0, threads=1):
         self.K = check_K(K)
@@ -210,21 +247,37 @@ class BatchVB(_VBBase):
 
     def initialize(self, corpus) -> BatchVB:
         self._setup(corpus)
+        self._gamma = None
         self.iteration = 0
         return self
 
     def step(self) -> None:
-        self._update(self.docs, self.max_local, self.tol, 1.0, 1.0)
+        self._gamma = self._update(self.docs, self.max_local, self.tol, 1.0, 1.0)
         self.iteration += 1
 
-    def fit(self, corpus, n_iter: int, callback: Callable | None = None, time_budget=None):
+    def fit(self, corpus, n_iter: int, callback: Callable | None = None, *, time_budget=None):
+        """Initialise on ``corpus`` and run ``n_iter`` iterations (or until
+        ``time_budget`` seconds of training)."""
+        n = check_n_iter(n_iter)
+        if n != int(n):
+            raise ConfigError("n_iter", f"must be a whole number of iterations, got {n_iter!r}")
         self.initialize(corpus)
-        for _ in range(int(n_iter)):
+        for _ in range(int(n)):
             t0 = time.perf_counter()
             self.step()
             self.train_seconds += time.perf_counter() - t0
-            if callback is not None and callback(self):
+            info = {"iteration": self.iteration, "train_seconds": self.train_seconds}
+            if callback is not None and callback(self, info):
                 break
             if time_budget is not None and self.train_seconds >= time_budget:
                 break
         return self
+
+    def theta(self) -> np.ndarray:
+        """E_q[theta] (D x K) from the gammas of the last E-step (empty documents:
+        alpha / sum alpha); before any iteration, :func:`vb_theta` at the initial topics."""
+        if self.iteration == 0:
+            return vb_theta((self.indptr, self.wids, self.cnts), self.exp_elog_phi_wk(), self.alpha)
+        theta = np.tile(self.alpha / self.alpha.sum(), (len(self.indptr) - 1, 1))
+        theta[self.docs] = self._gamma / self._gamma.sum(axis=1, keepdims=True)
+        return theta

@@ -147,10 +147,12 @@ class InfluenceModel:
             self.regress()
 
     def fit(self, corpus, graph, n_iter: int, callback: Callable | None = None):
+        """``n_iter`` sweeps on ``corpus`` with the citation ``graph``; ``callback(model,
+        {"iteration": i}) -> stop`` after each (the one callback form of the models)."""
         self.initialize(corpus, graph)
         for _ in range(int(n_iter)):
             self.step()
-            if callback is not None and callback(self, self.iteration):
+            if callback is not None and callback(self, {"iteration": self.iteration}):
                 break
         return self
 

@@ -122,7 +122,8 @@ def _cgs_run(corpus, K, alpha0, beta, n_iter, interval, burn_in, seed, symmetric
         seed=seed,
     )
 
-    def cb(m, it):
+    def cb(m, info):
+        it = info["iteration"]
         optimized = bool(interval) and it > burn_in and it % interval == 0
         if symmetric and optimized:
             m.alpha = np.full(K, _symmetric_alpha(float(m.alpha[0]), m.n_dk))

@@ -1,9 +1,9 @@
 """Thin adapter: one function per method that fits today's model classes and returns a
 :class:`Fitted` (topics W x K, the document prior, per-topic token mass, time curve).
 
-This is the only module that knows each model's constructor and fit loop; when the
-models share ``fit(corpus, n_iter, callback(model, info) -> stop)``, ``phi()``,
-``theta()``, re-point the six ``_fit_*`` functions here and nothing else changes.
+This is the only module that knows each model's constructor; every model is fitted
+through the one interface, ``fit(corpus, n_iter, callback(model, info) -> stop)``,
+``phi()`` (K x W), ``theta()`` (D x K), the callback ticking the held-out curve.
 
 Time: ``train_seconds`` is wall-clock time inside the fit minus the time spent in the
 checkpoint evaluations (the held-out curve), so every method is timed the same way.
@@ -32,6 +32,9 @@ class Fitted:
     curve: list = field(default_factory=list)  # dicts: seconds, progress, heldout_ll
     extra: dict = field(default_factory=dict)
     completion: Callable | None = None  # method-specific document completion (CTM)
+
+    def __post_init__(self):
+        self.phi_wk = np.ascontiguousarray(self.phi_wk)
 
 
 def progress_bar(total: int, desc: str):
@@ -93,13 +96,22 @@ def _n_minibatches(epochs: float, n_docs: int, minibatch: int) -> int:
     return max(1, int(np.ceil(epochs * n_docs / minibatch)))
 
 
-def _fit_minibatch(model, train, n_mb, ev, n_chk, label, phi_alpha, weight):
-    model.initialize(train)
+def _fit_minibatch(model, train, epochs, ev, n_chk, label, phi_alpha, weight):
+    """``epochs`` passes as ``ceil(epochs * D / minibatch)`` minibatches (a fixed count,
+    so that the checkpoints fall on the same minibatches whatever the corpus)."""
+    n_mb = _n_minibatches(epochs, train.n_docs, model.minibatch)
     clock = _Clock(n_mb, n_chk, ev, label)
-    for i in range(1, n_mb + 1):
-        model.partial_fit(model._next_docs())
-        clock.tick(i, lambda: phi_alpha(model))
+
+    def cb(m, info):
+        clock.tick(info["minibatch"], lambda: phi_alpha(m))
+        return info["minibatch"] >= n_mb
+
+    model.fit(train, None, callback=cb, max_docs=n_mb * model.minibatch)
     return Fitted(*phi_alpha(model), weight(model), clock.close(), n_mb, clock.curve)
+
+
+def _phi_alpha(m):
+    return m.phi().T, m.alpha
 
 
 def _fit_scvb0(train, K, s, seed, ev, n_chk):
@@ -107,30 +119,26 @@ def _fit_scvb0(train, K, s, seed, ev, n_chk):
 
     m = SCVB0(K, s.alpha, s.beta, s.minibatch, _sched(s.rho_phi), _sched(s.rho_theta),
               s.n_burn, seed=seed)  # fmt: skip
-    n_mb = _n_minibatches(s.epochs, train.n_docs, s.minibatch)
-    return _fit_minibatch(m, train, n_mb, ev, n_chk, "SCVB0",
-                          lambda m: (m.phi_wk(), m.alpha), lambda m: m.n_z.copy())  # fmt: skip
+    return _fit_minibatch(m, train, s.epochs, ev, n_chk, "SCVB0", _phi_alpha,
+                          lambda m: m.n_z.copy())  # fmt: skip
 
 
 def _fit_svb(train, K, s, seed, ev, n_chk):
     from latentlab.models.lda import SVB
 
     m = SVB(K, s.alpha, s.beta, s.offset, s.minibatch, s.n_local, _sched(s.rho), seed=seed)
-    n_mb = _n_minibatches(s.epochs, train.n_docs, s.minibatch)
 
     def weight(m):
         return np.maximum(m.lam.sum(axis=0) - m.eta * m.W, 0.0)
 
-    return _fit_minibatch(m, train, n_mb, ev, n_chk, "SVB",
-                          lambda m: (m.phi_wk(), m.alpha), weight)  # fmt: skip
+    return _fit_minibatch(m, train, s.epochs, ev, n_chk, "SVB", _phi_alpha, weight)
 
 
 def _fit_batch(m, train, n_iter, ev, n_chk, label, phi_alpha, weight):
-    m.initialize(train)
     clock = _Clock(n_iter, n_chk, ev, label)
-    for i in range(1, n_iter + 1):
-        m.step()
-        clock.tick(i, lambda: phi_alpha(m))
+    m.fit(
+        train, n_iter, callback=lambda m, info: clock.tick(info["iteration"], lambda: phi_alpha(m))
+    )
     return Fitted(*phi_alpha(m), weight(m), clock.close(), n_iter, clock.curve)
 
 
@@ -138,15 +146,14 @@ def _fit_cvb0(train, K, s, seed, ev, n_chk):
     from latentlab.models.lda import CVB0
 
     m = CVB0(K, s.alpha, s.beta, seed=seed)
-    return _fit_batch(m, train, s.n_iter, ev, n_chk, "CVB0",
-                      lambda m: (m.phi_wk(), m.alpha), lambda m: m.n_k.copy())  # fmt: skip
+    return _fit_batch(m, train, s.n_iter, ev, n_chk, "CVB0", _phi_alpha, lambda m: m.n_k.copy())
 
 
 def _fit_cgs(train, K, s, seed, ev, n_chk):
     from latentlab.models.lda import CGS
 
     m = CGS(K, s.alpha, s.beta, s.optimize_interval, s.burn_in, seed=seed)
-    f = _fit_batch(m, train, s.n_iter, ev, n_chk, "CGS", lambda m: (m.phi_wk(), m.alpha.copy()),
+    f = _fit_batch(m, train, s.n_iter, ev, n_chk, "CGS", lambda m: (m.phi().T, m.alpha.copy()),
                    lambda m: m.n_k.astype(float))  # fmt: skip
     f.extra["alpha_sum"] = float(m.alpha.sum())
     return f
@@ -159,15 +166,9 @@ def _fit_hdp(train, K, s, seed, ev, n_chk):
     clock = _Clock(s.n_iter, n_chk, ev, f"HDP-{s.method.upper()}")
 
     def phi_alpha():
-        return m.phi_vk(), m.prior_weights()[0]
+        return m.phi().T, m.prior_weights()[0]
 
-    state = {"i": 0}
-
-    def cb(model, info):
-        state["i"] += 1
-        clock.tick(state["i"], phi_alpha)
-
-    m.fit(train, s.n_iter, callback=cb)
+    m.fit(train, s.n_iter, callback=lambda m, info: clock.tick(info["iteration"], phi_alpha))
     f = Fitted(*phi_alpha(), m.nk.copy(), clock.close(), s.n_iter, clock.curve)
     f.extra.update(topics_used=m.effective_topics(1.0), alpha0=float(m.alpha0),
                    beta0=float(m.beta0), gamma0=float(m.gamma0))  # fmt: skip
@@ -177,40 +178,26 @@ def _fit_hdp(train, K, s, seed, ev, n_chk):
 def _fit_ctm(train, K, s, seed, ev_split, n_chk):
     """CTM by Laplace VI: EM runs until ``em_tol`` or ``em_max_iter``; the curve has one
     point per EM iteration (the held-out evaluation is outside the timed region)."""
-    from latentlab.models.ctm import vi as R
+    from latentlab.models.ctm import CTM
 
-    docs = R.corpus_to_docs(train)
-    opts = {"tol": s.estep_tol, "max_iter": s.estep_max_iter}
-    obs, held = (R.corpus_to_docs(c) for c in (ev_split.observed, ev_split.scored))
-
-    def completion(model):
-        tot, n = R.heldout_loglik(model, obs, held, opts=opts)
-        return tot / n
-
+    m = CTM(K, "laplace", seed=seed, tol=s.em_tol, estep_tol=s.estep_tol,
+            estep_max_iter=s.estep_max_iter, pseudo=s.pseudo_count,
+            ridge_rel=s.ridge_rel)  # fmt: skip
     bar = progress_bar(s.em_max_iter, "CTM-Laplace")
+    curve = []
 
-    def eval_fn(model):
+    def cb(model, info):
         bar.update(1)
-        return completion(model)
+        ll = model.completion_loglik(ev_split)
+        curve.append({"seconds": info["time_s"], "progress": info["iter"], "heldout_ll": ll})
 
-    model, hist, fits = R.variational_em(
-        docs, R.init_topics(K, train.n_vocab, seed), "laplace", max_iter=s.em_max_iter,
-        tol=s.em_tol, opts=opts, pseudo=s.pseudo_count, ridge_rel=s.ridge_rel, eval_fn=eval_fn,
-    )  # fmt: skip
+    m.fit(train, s.em_max_iter, callback=cb)
     bar.close()
-    curve = [
-        {"seconds": h["time_s"], "progress": h["iter"], "heldout_ll": h["heldout_per_word"]}
-        for h in hist
-    ]
-    phi_wk = np.exp(model.logbeta).T
-    phi_wk /= phi_wk.sum(axis=0, keepdims=True)
-    lens = np.array([c.sum() for _, c in docs])
-    M = np.stack([f.m for f in fits])
-    pi = np.exp(M - M.max(axis=1, keepdims=True))
-    weight = (pi / pi.sum(axis=1, keepdims=True) * lens[:, None]).sum(axis=0)
-    f = Fitted(phi_wk, None, weight, hist[-1]["time_s"], len(hist), curve)
-    f.extra.update(bound_per_word=hist[-1]["bound_per_word"], ridge=model.prior.ridge)
-    f.completion = lambda split: completion(model)
+    lens = train.doc_lengths()
+    weight = (m.theta() * lens[:, None]).sum(axis=0)
+    f = Fitted(m.phi().T, None, weight, m.history[-1]["time_s"], len(m.history), curve)
+    f.extra.update(bound_per_word=m.history[-1]["bound_per_word"], ridge=m.prior.ridge)
+    f.completion = lambda split: m.completion_loglik(split)
     return f
 
 

@@ -217,7 +217,7 @@ def throughput(s, corpus, K: int, seconds: float, seed: int) -> list[dict]:
         ratio_rows(name, len(ss))
     sv = SVB(K, s.alpha, s.beta, minibatch=mb, n_local=1, rho=asdict(s.rho_phi), seed=seed,
              dense=True)  # fmt: skip
-    sv.fit(corpus, n_epochs=None, time_budget=seconds)
+    sv.fit(corpus, None, time_budget=seconds)
     add("SVB-B1-O0 (dense, as onlineldavb.py)", sv.docs_seen, sv.tokens_seen, sv.train_seconds,
         _state_mb(sv.L, sv.acc, sv.expElogbeta))  # fmt: skip
     # batch methods: whole sweeps, as many as fit in the budget (at least one)
@@ -334,7 +334,7 @@ def compare_libraries(s, q, train, split, seed: int) -> list[dict]:
             return False
 
         n_ep = float(q.sklearn_iters if q.scvb0_max_epochs is None else q.scvb0_max_epochs)
-        scvb.fit(train, n_epochs=n_ep, callback=cb)
+        scvb.fit(train, n_ep, callback=cb)
     try:
         from gensim.models import LdaModel
 
@@ -402,8 +402,8 @@ def bench(ctx):
     warm_up(s)
     peaks = dict(peaks, numba_threading_layer=use_workqueue_threads())
     c, _ = lda_corpus_vectorised(20, 30, 2, 10, 0.5, 0.5, 0)
-    SCVB0(2, minibatch=5, seed=0, threads=2).fit(c, n_epochs=1)  # compile/load the kernels
-    SVB(2, minibatch=5, seed=0, threads=2).fit(c, n_epochs=1)
+    SCVB0(2, minibatch=5, seed=0, threads=2).fit(c, n_iter=1)  # compile/load the kernels
+    SVB(2, minibatch=5, seed=0, threads=2).fit(c, n_iter=1)
     BatchVB(2, max_local=1, seed=0, threads=2).fit(c, 1)
     CGS(2, optimize_interval=0).fit(c, 1)
     paths = ctx.input_list("corpora")  # in the order of bench.datasets

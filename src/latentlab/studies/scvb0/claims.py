@@ -606,7 +606,7 @@ def _(ctx):
     from latentlab.models.lda import SCVB0
 
     big = _big(ctx)
-    m = SCVB0(4, minibatch=7, seed=ctx.seed()).fit(big, n_epochs=3)
+    m = SCVB0(4, minibatch=7, seed=ctx.seed()).fit(big, n_iter=3)
     min_stat = float(min(m.n_phi.min(), m.n_z.min()))
     rel = float(abs(m.n_phi.sum() - big.n_tokens) / big.n_tokens)
     return Measured(rel if min_stat >= 0 else np.inf, note=f"min statistic {min_stat:.3g}")

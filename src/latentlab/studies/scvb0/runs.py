@@ -24,7 +24,7 @@ from latentlab.evaluation.heldout import document_completion
 from latentlab.models.lda import SCVB0, BatchVB
 from latentlab.outputs import write_json, write_table
 
-from .methods import make_method, method_names, svb_name, warm_up
+from .methods import config_keys, make_method, method_names, svb_name, warm_up
 from .study import (
     SEED_BATCH_VB,
     SEED_HALVES,
@@ -139,7 +139,8 @@ def curves(ctx):
                 rows,
             )
             t0 = time.perf_counter()
-            model.fit(train, max_docs=total, n_epochs=None, callback=cb)
+            with config_keys():
+                model.fit(train, None, callback=cb, max_docs=total)
             log.info(
                 "%s seed %d on %s: %d docs in %.2fs train (%.2fs wall), final LL %.4f",
                 name,
@@ -183,7 +184,8 @@ def fig4_7_run(ctx):
         ),
         rows,
     )
-    model.fit(train, max_docs=total, n_epochs=None, callback=cb)
+    with config_keys():
+        model.fit(train, None, callback=cb, max_docs=total)
     rng = np.random.default_rng(ctx.seed(SEED_SUBSETS))
     for N in q.subsets:
         N = int(min(N, train.n_docs))
@@ -235,7 +237,8 @@ def topics(ctx, n_top: int = 10):
     for r in range(q.runs):
         for name in names:
             m = make_method(name, s, K, ctx.seed(0, r), minibatch=mb)
-            m.fit(corpus, n_epochs=None, time_budget=q.seconds)
+            with config_keys():
+                m.fit(corpus, None, time_budget=q.seconds)
             top = np.argsort(-m.phi(), axis=1)[:, :n_top]
             coh = umass_coherence(corpus, top)
             summary.append(
