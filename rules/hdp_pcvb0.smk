@@ -91,6 +91,8 @@ rule hdp_pcvb0_bench_targets:
         HDP_TARGETS,
     output:
         csv=f"{HDP_OUT}/bench_targets.csv",
+    log:
+        f"{HDP_LOGS}/bench_targets.log",
     threads: 1
     resources:
         mem_mb=500,

@@ -82,6 +82,8 @@ rule nonconjugate_vi_bench_targets:
         NCV_TARGETS,
     output:
         csv=f"{NCV_OUT}/bench_targets.csv",
+    log:
+        f"{NCV_LOG}/bench_targets.log",
     threads: 1
     resources:
         mem_mb=500,
