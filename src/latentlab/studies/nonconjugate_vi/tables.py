@@ -8,29 +8,9 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from latentlab.studies.nonconjugate_vi.blr import _na, paired_tests
+from latentlab.studies.nonconjugate_vi.blr import PAPER_T1, PAPER_T2, _na, paired_tests
 from latentlab.studies.nonconjugate_vi.study import STUDY
 from latentlab.studies.shape import TableOutput
-
-PAPER_T1 = {  # Table 1 (verbatim, digest §4.2): (accuracy %, log likelihood)
-    ("yeast", "jj"): (79.7, -0.678),
-    ("yeast", "laplace"): (80.1, -0.449),
-    ("yeast", "delta"): (80.2, -0.450),
-    ("scene", "jj"): (87.4, -0.670),
-    ("scene", "laplace"): (89.4, -0.259),
-    ("scene", "delta"): (89.5, -0.265),
-}
-PAPER_T2 = {  # Table 2 (verbatim, digest §4.3)
-    ("separate", "jj"): (70.5, -0.684),
-    ("separate", "laplace"): (70.8, -0.569),
-    ("separate", "delta"): (70.8, -0.571),
-    ("pooled", "jj"): (71.2, -0.685),
-    ("pooled", "laplace"): (71.3, -0.557),
-    ("pooled", "delta"): (71.3, -0.557),
-    ("hierarchical", "jj"): (71.3, -0.685),
-    ("hierarchical", "laplace"): (71.9, -0.549),
-    ("hierarchical", "delta"): (71.9, -0.559),
-}
 
 
 def _raw_meta(ctx, name):
