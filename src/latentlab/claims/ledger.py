@@ -164,6 +164,28 @@ class Ledger:
             )
         )
 
+    def _unjudged(self, claim_id, verdict, where, statement, paper_value, reason, dataset,
+                  data_kind) -> ClaimRow:  # fmt: skip
+        """A row with no value of ours: ``reason`` says why (required)."""
+        if not reason:
+            hint = " (which config runs it)" if verdict == "not_run" else ""
+            raise ValueError(f"claim {claim_id}: {verdict} needs a reason{hint}")
+        return self._add(
+            ClaimRow(
+                claim_id,
+                self.document,
+                where,
+                statement,
+                _fmt(paper_value),
+                "",
+                "",
+                dataset,
+                data_kind,
+                verdict,
+                reason,
+            )
+        )
+
     def not_testable(
         self,
         claim_id: str,
@@ -175,22 +197,8 @@ class Ledger:
         dataset: str = "",
     ) -> ClaimRow:
         """A claim we cannot test here; ``reason`` is required (data private, human study...)."""
-        if not reason:
-            raise ValueError(f"claim {claim_id}: not_testable needs a reason")
-        return self._add(
-            ClaimRow(
-                claim_id,
-                self.document,
-                where,
-                statement,
-                _fmt(paper_value),
-                "",
-                "",
-                dataset,
-                "none",
-                "not_testable",
-                reason,
-            )
+        return self._unjudged(
+            claim_id, "not_testable", where, statement, paper_value, reason, dataset, "none"
         )
 
     def not_run(
@@ -205,22 +213,8 @@ class Ledger:
         data_kind: str = "none",
     ) -> ClaimRow:
         """Public data this run leaves out; ``reason`` names the config that runs it."""
-        if not reason:
-            raise ValueError(f"claim {claim_id}: not_run needs a reason (which config runs it)")
-        return self._add(
-            ClaimRow(
-                claim_id,
-                self.document,
-                where,
-                statement,
-                _fmt(paper_value),
-                "",
-                "",
-                dataset,
-                data_kind,
-                "not_run",
-                reason,
-            )
+        return self._unjudged(
+            claim_id, "not_run", where, statement, paper_value, reason, dataset, data_kind
         )
 
     def extend(self, rows: Iterable[ClaimRow]) -> None:
