@@ -265,7 +265,8 @@ class FigSettings:
 class BenchCfg:
     """``dataset``: a dataset of the run whose descriptors are used (null = N(0, 1) with
     dim D); N x C the E l GEMM and the CAVI iteration; bgm_N x bgm_C the scikit-learn
-    side by side; vs_N descriptors (vs_C clusters) for Gibbs vs VI and LDA+KMEANS vs VI."""
+    side by side; vs_N descriptors (vs_C clusters) for Gibbs vs VI and LDA+KMEANS vs VI;
+    an SVI step with ``svi_batch`` documents on a quarter of the N descriptors and on all."""
 
     dataset: str | None = None
     N: int = 200_000
@@ -280,6 +281,7 @@ class BenchCfg:
     vs_N: int = 4000
     vs_C: int = 200
     sift_images: int = 20
+    svi_batch: int = 32  # documents per SVI minibatch timed on two corpus sizes
 
 
 @dataclass(frozen=True)
