@@ -5,6 +5,8 @@ import shlex
 
 from snakemake.utils import min_version, validate
 
+from latentlab.provenance import COMMIT_ENV, CONFIG_ENV, config_sha256, source_commit
+
 min_version("9.0")
 
 
@@ -18,6 +20,11 @@ if config.get("mirror") is not None:
 config.pop("mirror", None)
 
 validate(config, schema="../config/schema.yaml")
+
+# Provenance in every output's .meta.json (latentlab.provenance): the source commit and
+# the config's hash, computed once here and passed to the jobs (also on cluster nodes).
+os.environ.setdefault(COMMIT_ENV, source_commit(workflow.basedir))
+os.environ[CONFIG_ENV] = config_sha256(config)
 
 RUN = config["run"]
 OUT = f"results/{RUN}"

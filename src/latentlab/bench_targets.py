@@ -13,6 +13,7 @@ import pandas as pd
 
 from latentlab.errors import DataError
 from latentlab.outputs import write_table
+from latentlab.provenance import provenance
 
 COLUMNS = {
     "s": "seconds",
@@ -47,5 +48,5 @@ def collect(bench_dir: str | Path) -> pd.DataFrame:
 
 def write(bench_dir: str | Path, out: str | Path, **meta) -> pd.DataFrame:
     df = collect(bench_dir)
-    write_table(df, out, meta={"source": str(bench_dir), **meta})
+    write_table(df, out, meta={"source": str(bench_dir), "provenance": provenance(), **meta})
     return df

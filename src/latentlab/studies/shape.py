@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from latentlab.errors import ConfigError
+from latentlab.provenance import provenance
 from latentlab.settings import field_names, parse_settings, settings_dict
 
 COMMON_KEYS = ("run", "base_seed", "threads")
@@ -106,6 +107,7 @@ class StepContext:
             "base_seed": self.base_seed,
             "wildcards": self.wildcards,
             "settings": s,
+            "provenance": provenance(),
             **extra,
         }
 

@@ -1,0 +1,65 @@
+"""Finish a published run (latentlab.claims.publish): bench_targets.csv per study,
+PUBLISHED.json, and the README's overview block; or check that all of it is current.
+
+    python scripts/publish_run.py                  # after scripts/run_real.sh
+    python scripts/publish_run.py --check          # what CI runs: exit 1 on any problem
+    python scripts/publish_run.py --stamp-commit C --stamp-config-sha256 H
+                                                   # outputs of a run made before the
+                                                   # workflow recorded provenance
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from latentlab.bench_targets import write as write_bench_targets
+from latentlab.claims import publish
+from latentlab.provenance import COMMIT_ENV, source_commit
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--run-dir", default="results/real")
+    p.add_argument("--benchmarks", default=None, help="default: benchmarks/{run}")
+    p.add_argument("--readme", default="README.md")
+    p.add_argument("--check", action="store_true", help="only check; write nothing")
+    p.add_argument("--stamp-commit")
+    p.add_argument("--stamp-config-sha256")
+    a = p.parse_args(argv)
+    run_dir = ROOT / a.run_dir
+    readme = ROOT / a.readme
+    os.environ.setdefault(COMMIT_ENV, source_commit(ROOT))
+    block = publish.readme_overview(run_dir, link=os.path.relpath(run_dir, readme.parent))
+    text = readme.read_text()
+    if a.check:
+        problems = publish.check_published(run_dir)
+        if publish.replace_block(text, block, readme) != text:
+            problems.append(f"{readme}: overview block is stale (run scripts/publish_run.py)")
+        for line in problems:
+            print(line, file=sys.stderr)
+        print(f"{run_dir}: {len(publish.study_dirs(run_dir))} studies, {len(problems)} problems")
+        return 1 if problems else 0
+    bench_root = Path(a.benchmarks) if a.benchmarks else ROOT / "benchmarks" / run_dir.name
+    if a.stamp_commit:
+        n = publish.stamp_provenance(run_dir, a.stamp_commit, a.stamp_config_sha256 or "unknown")
+        print(f"stamped provenance into {n} .meta.json files")
+    for d in publish.study_dirs(run_dir):
+        if (bench_root / d.name).is_dir():
+            # the study's jobs share one commit and config hash: bench_targets.csv takes them
+            os.environ.update(publish.run_provenance_env(d))
+            write_bench_targets(bench_root / d.name, d / "bench_targets.csv", study=d.name)
+    publish.write_manifest(run_dir)
+    readme.write_text(publish.replace_block(text, block, readme))
+    problems = publish.check_published(run_dir)
+    for line in problems:
+        print(line, file=sys.stderr)
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

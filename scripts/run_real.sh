@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Rebuild and publish the `real` run: each study from scratch (--forceall) and timed on its
+# own, then REPORT.md over the studies run, then scripts/publish_run.py (bench_targets.csv,
+# PUBLISHED.json, the README overview). Commit results/real/ afterwards (.gitignore keeps
+# data and model files out).
+#   LATENTLAB_MIRROR=../shared/data bash scripts/run_real.sh [--cores N] [study ...]
+# Without studies: every study of config/real.yaml.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+cores=2
+if [[ "${1:-}" == "--cores" ]]; then
+  cores=$2
+  shift 2
+fi
+studies=("$@")
+if [[ ${#studies[@]} -eq 0 ]]; then
+  mapfile -t studies < <(python -c \
+    "import yaml; print('\n'.join(yaml.safe_load(open('config/real.yaml'))['studies']))")
+fi
+times=results/real/run_times.tsv
+mkdir -p results/real
+[[ -f $times ]] || printf 'study\tstart\tend\twall_seconds\tcores\tcommand\tnote\n' >"$times"
+for s in "${studies[@]}"; do
+  cmd="snakemake --cores $cores --configfile=config/real.yaml --forceall $s"
+  start=$(date -u +%FT%TZ)
+  t0=$(date +%s)
+  $cmd
+  t1=$(date +%s)
+  load=$(cut -d' ' -f3 /proc/loadavg)
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$s" "$start" "$(date -u +%FT%TZ)" $((t1 - t0)) \
+    "$cores" "$cmd" "15-min load average at the end: $load" >>"$times"
+done
+# the report over the studies that have a ledger
+mapfile -t done_studies < <(ls results/real/*/claims.csv | xargs -n1 dirname | xargs -n1 basename)
+list=$(IFS=,; echo "${done_studies[*]}")
+snakemake --cores "$cores" --configfile=config/real.yaml --config "studies=[$list]" \
+  results/real/REPORT.md
+python scripts/publish_run.py --run-dir results/real

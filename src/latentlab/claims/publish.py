@@ -1,0 +1,188 @@
+"""The published run: the `real` run's figures, tables, ledgers and report, committed.
+
+``results/{run}/{study}/`` holds, at its top level, exactly what a reader needs (figure
+PNG + CSV, table CSV + Markdown, ``claims.csv``, ``bench.csv``, ``bench_targets.csv``
+and every ``.meta.json``); model files live in subfolders and are not published
+(``.gitignore``). ``run_times.tsv`` records each study's wall time and ``PUBLISHED.json``
+the provenance of the whole run. The README shows the overview between two markers.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from pathlib import Path
+
+import pandas as pd
+
+from latentlab.claims.ledger import read_claims
+from latentlab.claims.report import _md_table, overview
+from latentlab.errors import DataError
+from latentlab.provenance import COMMIT_ENV, CONFIG_ENV, machine
+
+# the same rule as .gitignore's whitelist for results/real/*/
+PUBLISHED_SUFFIXES = (".png", ".csv", ".md", ".meta.json")
+README_START = "<!-- published-overview:start -->"
+README_END = "<!-- published-overview:end -->"
+TIMES_COLUMNS = ["study", "start", "end", "wall_seconds", "cores", "command", "note"]
+
+
+def study_dirs(run_dir: str | Path) -> list[Path]:
+    """Study folders of a run that hold a ledger, in name order."""
+    return sorted(p.parent for p in Path(run_dir).glob("*/claims.csv"))
+
+
+def published_files(study_dir: Path) -> list[Path]:
+    """The files of a study folder that are published (its top level, by suffix)."""
+    return sorted(
+        p for p in study_dir.iterdir() if p.is_file() and p.name.endswith(PUBLISHED_SUFFIXES)
+    )
+
+
+def ledgers(run_dir: str | Path) -> pd.DataFrame:
+    """Every study's ledger of the run, with a ``study`` column."""
+    frames = []
+    for d in study_dirs(run_dir):
+        df = read_claims(d / "claims.csv")
+        df.insert(0, "study", d.name)
+        frames.append(df)
+    if not frames:
+        raise DataError(run_dir, "no study ledgers (*/claims.csv)")
+    return pd.concat(frames, ignore_index=True)
+
+
+def read_times(run_dir: str | Path) -> pd.DataFrame:
+    """``run_times.tsv``: one row per timed study run (the last row of a study counts)."""
+    path = Path(run_dir) / "run_times.tsv"
+    if not path.exists():
+        raise DataError(path, "missing: run the studies with scripts/run_real.sh")
+    t = pd.read_csv(path, sep="\t")
+    missing = [c for c in TIMES_COLUMNS if c not in t.columns]
+    if missing:
+        raise DataError(path, f"lacks columns {missing}")
+    return t.drop_duplicates("study", keep="last").reset_index(drop=True)
+
+
+def readme_overview(run_dir: str | Path, link: str = "results/real") -> str:
+    """The README block: verdict counts per study and data kind, and each study's time;
+    ``link`` is the run folder relative to the README."""
+    run_dir = Path(run_dir)
+    ov = overview(ledgers(run_dir))
+    times = read_times(run_dir).set_index("study")
+    rows = []
+    for s in sorted(ov.study.unique()):
+        if s in times.index:
+            r = times.loc[s]
+            rows.append(
+                {
+                    "study": s,
+                    "wall time": f"{r.wall_seconds / 60:.1f} min",
+                    "cores": int(r.cores),
+                    "conditions": r.note if isinstance(r.note, str) else "",
+                }
+            )
+        else:
+            rows.append({"study": s, "wall time": "not timed", "cores": "", "conditions": ""})
+    rel = link
+    return "\n".join(
+        [
+            README_START,
+            f"Verdicts of the published run ([{rel}/REPORT.md]({rel}/REPORT.md)), per study "
+            "and data kind:",
+            "",
+            _md_table(ov),
+            "",
+            "Wall time of each study's run (`run_times.tsv`):",
+            "",
+            _md_table(pd.DataFrame(rows)),
+            README_END,
+        ]
+    )
+
+
+def replace_block(text: str, block: str, path: str | Path = "README.md") -> str:
+    """``text`` with the part between the markers replaced by ``block``."""
+    a, b = text.find(README_START), text.find(README_END)
+    if a < 0 or b < a:
+        raise DataError(path, f"lacks the markers {README_START} ... {README_END}")
+    return text[:a] + block + text[b + len(README_END) :]
+
+
+def stamp_provenance(run_dir: str | Path, commit: str, config_sha256: str) -> int:
+    """Add ``provenance`` to each published ``.meta.json`` that lacks it (outputs of a run
+    made before the workflow recorded it); returns how many files were stamped."""
+    n = 0
+    for d in study_dirs(run_dir):
+        for p in d.glob("*.meta.json"):
+            meta = json.loads(p.read_text())
+            if "provenance" in meta:
+                continue
+            meta["provenance"] = {
+                "commit": commit,
+                "config_sha256": config_sha256,
+                "machine": dict(machine()),
+                "stamped_by": "scripts/publish_run.py (run made before jobs recorded it)",
+            }
+            p.write_text(json.dumps(meta, indent=2, sort_keys=True) + "\n")
+            n += 1
+    return n
+
+
+def run_provenance_env(study_dir: Path) -> dict:
+    """Commit and config hash of a study's outputs (one ``.meta.json`` that records them),
+    as the environment variables that :func:`latentlab.provenance.provenance` reads."""
+    for p in sorted(study_dir.glob("*.meta.json")):
+        prov = json.loads(p.read_text()).get("provenance", {})
+        if prov.get("commit") and prov.get("config_sha256"):
+            return {COMMIT_ENV: prov["commit"], CONFIG_ENV: prov["config_sha256"]}
+    return {}
+
+
+def check_published(run_dir: str | Path) -> list[str]:
+    """Problems of a published run: unparsable ledgers, meta files without provenance,
+    studies without a time. Empty when the run is complete."""
+    problems = []
+    run_dir = Path(run_dir)
+    try:
+        times = set(read_times(run_dir).study)
+    except DataError as e:
+        return [str(e)]
+    for d in study_dirs(run_dir):
+        try:
+            read_claims(d / "claims.csv")
+        except (DataError, ValueError) as e:
+            problems.append(str(e))
+        if d.name not in times:
+            problems.append(f"{d.name}: no row in run_times.tsv")
+        for p in d.glob("*.meta.json"):
+            prov = json.loads(p.read_text()).get("provenance", {})
+            lacks = [k for k in ("commit", "config_sha256", "machine") if k not in prov]
+            if lacks:
+                problems.append(f"{p}: provenance lacks {lacks}")
+    return problems
+
+
+def write_manifest(run_dir: str | Path) -> dict:
+    """``PUBLISHED.json``: the studies, their files and times, when and where published."""
+    run_dir = Path(run_dir)
+    times = read_times(run_dir).set_index("study")
+    studies = {}
+    for d in study_dirs(run_dir):
+        commits = {
+            json.loads(p.read_text()).get("provenance", {}).get("commit", "unknown")
+            for p in d.glob("*.meta.json")
+        }
+        wall = float(times.loc[d.name, "wall_seconds"]) if d.name in times.index else None
+        studies[d.name] = {
+            "files": [p.name for p in published_files(d)],
+            "commits": sorted(commits),
+            "wall_seconds": wall,
+        }
+    manifest = {
+        "run": run_dir.name,
+        "published_at": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+        "machine": dict(machine()),
+        "studies": studies,
+    }
+    (run_dir / "PUBLISHED.json").write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n")
+    return manifest

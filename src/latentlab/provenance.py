@@ -1,0 +1,91 @@
+"""Where an output came from: source commit, config hash and machine (``.meta.json``).
+
+The workflow computes the commit and the config hash once at start-up
+(``rules/common.smk``) and hands them to every job through environment variables, so a
+job on a cluster node records the same values as the head process; the machine is the
+one the job ran on.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import platform
+import subprocess
+from functools import lru_cache
+from pathlib import Path
+
+COMMIT_ENV = "LATENTLAB_COMMIT"
+CONFIG_ENV = "LATENTLAB_CONFIG_SHA256"
+# paths whose uncommitted changes make a run's outputs differ from the commit's code
+SOURCE_PATHS = ("src", "rules", "config", "Snakefile", "scripts")
+
+
+def config_sha256(config: dict) -> str:
+    """SHA-256 of the merged config as canonical JSON, without ``data.mirror`` (a local
+    path to the same checksummed files, which does not change any result)."""
+    cfg = json.loads(json.dumps(config, default=str))
+    if isinstance(cfg.get("data"), dict):
+        cfg["data"].pop("mirror", None)
+    blob = json.dumps(cfg, sort_keys=True, separators=(",", ":")).encode()
+    return hashlib.sha256(blob).hexdigest()
+
+
+def source_commit(root: str | Path) -> str:
+    """``git rev-parse HEAD`` of ``root`` with ``+dirty`` when the source has uncommitted
+    changes; ``unknown`` outside a git checkout."""
+
+    def git(*args):
+        return subprocess.run(
+            ["git", "-C", str(root), *args], capture_output=True, text=True, check=True
+        ).stdout.strip()
+
+    try:
+        head = git("rev-parse", "HEAD")
+        dirty = git("status", "--porcelain", "--", *SOURCE_PATHS)
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+    return head + ("+dirty" if dirty else "")
+
+
+@lru_cache(maxsize=1)
+def machine() -> dict:
+    """The machine a job ran on: CPU model, cores, memory, OS and library versions."""
+    import numba
+    import numpy
+    import scipy
+
+    cpu = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    mem_gb = None
+    try:
+        mem_gb = round(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30, 1)
+    except (ValueError, OSError, AttributeError):
+        pass
+    return {
+        "host": platform.node(),
+        "cpu": cpu,
+        "cores": os.cpu_count(),
+        "mem_gb": mem_gb,
+        "os": platform.platform(),
+        "python": platform.python_version(),
+        "numpy": numpy.__version__,
+        "scipy": scipy.__version__,
+        "numba": numba.__version__,
+    }
+
+
+def provenance() -> dict:
+    """Commit and config hash from the workflow's environment, and this machine."""
+    return {
+        "commit": os.environ.get(COMMIT_ENV, "unknown"),
+        "config_sha256": os.environ.get(CONFIG_ENV, "unknown"),
+        "machine": dict(machine()),
+    }

@@ -1,0 +1,159 @@
+"""The published `real` run (results/real, latentlab.claims.publish): its ledgers parse,
+their claim ids are the ones the code emits, every output records its provenance, and
+the README shows its current overview."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from latentlab.claims import publish
+from latentlab.claims.ledger import read_claims
+from latentlab.errors import DataError
+from latentlab.studies.shape import load_study
+
+ROOT = Path(__file__).resolve().parents[1]
+RUN = ROOT / "results" / "real"
+PUBLISHED = [d.name for d in publish.study_dirs(RUN)] if RUN.is_dir() else []
+
+
+def test_the_four_studies_of_issue_14_are_published():
+    assert {"scvb0", "ais_eval", "hdp_pcvb0", "nonconjugate_vi"} <= set(PUBLISHED)
+    assert (RUN / "REPORT.md").exists()
+
+
+@pytest.mark.parametrize("study", PUBLISHED)
+def test_published_ledger_has_the_claims_the_code_emits(study):
+    df = read_claims(RUN / study / "claims.csv")
+    emitted = {c.id for c in load_study(study).claim_specs}
+    assert set(df.claim_id) == emitted, (
+        f"{study}: ledger and code differ (rerun and publish: scripts/run_real.sh {study}); "
+        f"only in ledger {sorted(set(df.claim_id) - emitted)}, "
+        f"only in code {sorted(emitted - set(df.claim_id))}"
+    )
+
+
+def test_published_run_is_complete():
+    assert publish.check_published(RUN) == []
+
+
+def test_readme_shows_the_current_overview():
+    block = publish.readme_overview(RUN, link="results/real")
+    assert block in (ROOT / "README.md").read_text()
+
+
+def test_report_links_resolve():
+    text = (RUN / "REPORT.md").read_text()
+    links = [m.split("](", 1)[1].rstrip(")") for m in text.split() if "](" in m]
+    assert links
+    for rel in links:
+        assert (RUN / rel).exists(), rel
+
+
+# --- the publishing functions on a small made-up run -------------------------------------
+
+
+def _ledger_row(**kw):
+    row = {
+        "claim_id": "C1",
+        "document": "doc",
+        "where": "Fig 1",
+        "statement": "s",
+        "paper_value": "1",
+        "our_value": "1",
+        "tolerance": "0",
+        "dataset": "d",
+        "data_kind": "synthetic",
+        "verdict": "reproduced",
+        "note": "",
+    }
+    row.update(kw)
+    return row
+
+
+@pytest.fixture
+def run(tmp_path):
+    d = tmp_path / "real" / "toy"
+    (d / "runs").mkdir(parents=True)
+    pd.DataFrame([_ledger_row(), _ledger_row(claim_id="C2", data_kind="identity")]).to_csv(
+        d / "claims.csv", index=False
+    )
+    (d / "fig1.csv").write_text("x,y\n1,2\n")
+    (d / "fig1.png").write_bytes(b"png")
+    (d / "fig1.meta.json").write_text(json.dumps({"step": "fig1"}))
+    (d / "timing.json").write_text("{}")
+    (d / "runs" / "model.npz").write_bytes(b"npz")
+    (tmp_path / "real" / "run_times.tsv").write_text(
+        "study\tstart\tend\twall_seconds\tcores\tcommand\tnote\n"
+        "toy\t2026-01-01T00:00:00Z\t2026-01-01T00:10:00Z\t600\t2\tsnakemake toy\tidle\n"
+    )
+    return tmp_path / "real"
+
+
+def test_published_files_are_the_top_level_outputs(run):
+    names = [p.name for p in publish.published_files(run / "toy")]
+    assert names == ["claims.csv", "fig1.csv", "fig1.meta.json", "fig1.png"]
+
+
+def test_check_finds_missing_provenance_and_stamp_fixes_it(run):
+    problems = publish.check_published(run)
+    assert len(problems) == 1 and "fig1.meta.json" in problems[0]
+    assert publish.stamp_provenance(run, "abc123", "f00") == 1
+    assert publish.stamp_provenance(run, "zzz", "zzz") == 0  # never overwrites
+    meta = json.loads((run / "toy" / "fig1.meta.json").read_text())
+    assert meta["provenance"]["commit"] == "abc123" and "stamped_by" in meta["provenance"]
+    assert publish.check_published(run) == []
+
+
+def test_check_names_a_study_without_a_time(run):
+    publish.stamp_provenance(run, "abc123", "f00")
+    shutil.copytree(run / "toy", run / "other")
+    assert publish.check_published(run) == ["other: no row in run_times.tsv"]
+
+
+def test_readme_block_counts_verdicts_and_replaces_between_markers(run):
+    block = publish.readme_overview(run, link="results/real")
+    assert "| toy | synthetic | 1 |" in block and "| toy | identity | 1 |" in block
+    assert "10.0 min" in block and "idle" in block
+    text = f"intro\n{publish.README_START}\nold\n{publish.README_END}\nrest\n"
+    new = publish.replace_block(text, block)
+    assert new.startswith("intro\n") and new.endswith("\nrest\n") and "old" not in new
+    with pytest.raises(DataError, match="markers"):
+        publish.replace_block("no markers", block)
+
+
+def test_missing_times_is_a_clear_error(run):
+    (run / "run_times.tsv").unlink()
+    with pytest.raises(DataError, match="run_times.tsv"):
+        publish.read_times(run)
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
+def test_gitignore_publishes_exactly_the_published_files():
+    """.gitignore's whitelist for results/real and published_files() agree."""
+    probe = {
+        "results/real/REPORT.md": True,
+        "results/real/run_times.tsv": True,
+        "results/real/data/kos/summary.json": False,
+        "results/real/toy/claims.csv": True,
+        "results/real/toy/fig1.png": True,
+        "results/real/toy/table1.md": True,
+        "results/real/toy/fig1.meta.json": True,
+        "results/real/toy/timing.json": False,
+        "results/real/toy/model.npz": False,
+        "results/real/toy/runs/a.csv": False,
+        "results/smoke/toy/claims.csv": False,
+    }
+    for path, published in probe.items():
+        r = subprocess.run(["git", "-C", str(ROOT), "check-ignore", "-q", path], check=False)
+        if r.returncode == 128:
+            pytest.skip("not a git checkout")
+        assert (r.returncode == 1) == published, path
+        name = Path(path).name
+        if path.startswith("results/real/") and path.count("/") == 3 and "/data/" not in path:
+            assert name.endswith(publish.PUBLISHED_SUFFIXES) == published, path
