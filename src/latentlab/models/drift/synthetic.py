@@ -62,13 +62,16 @@ def enron_like(
 
 # ------------------------------------------------------------- LFRM_LDA / BMF_LDA (App. A)
 def _features(n, K, p, rng, min_owners: int = 2):
-    """Planted binary features: z_ik ~ Bern(p), every row with >= 1 feature and every
-    feature held by >= ``min_owners`` rows (identifiable; redrawn otherwise)."""
+    """Planted binary features: z_ik ~ Bern(p); a row left without a feature gets one at
+    random, and Z is redrawn until every feature has >= ``min_owners`` rows
+    (identifiable)."""
     for _ in range(10_000):
         Z = (rng.random((n, K)) < p).astype(np.int8)
-        if Z.any(axis=1).all() and (Z.sum(0) >= min_owners).all():
+        empty = np.flatnonzero(~Z.any(axis=1))
+        Z[empty, rng.integers(0, K, len(empty))] = 1
+        if (Z.sum(0) >= min_owners).all():
             return Z
-    raise RuntimeError(f"no feature matrix with n={n}, K={K}, p={p}")  # pragma: no cover
+    raise ValueError(f"no feature matrix with n={n}, K={K}, p={p}: raise p or n")
 
 
 def _link_draw(eta, link, gauss_sd, rng):
