@@ -1,12 +1,21 @@
-# Study iwtm (seed 003, Waters PhD 2014, chs. 3-5): infinite-word topic models.
+# Study iwtm (seed 003, Waters PhD 2014, chs. 3-7): infinite-word topic models.
 # Logic: latentlab.studies.iwtm (python -m latentlab iwtm --help).
 IWTM = f"{OUT}/iwtm"
 IWTM_CFG = config.get("iwtm", {})
 # ch4/ch5/semi/bench are single-threaded (numba kernels, one BLAS call at a time matters
 # less than running the jobs side by side): threads 1 lets two of them share 2 cores.
 IWTM_DS = list(IWTM_CFG.get("datasets", ["syn_iwtm"]))
-IWTM_FIGS = ["fig4_1", "fig4_2", "fig5_1", "fig5_2", "fig5_3", "fig5_4"]
-IWTM_TABLES = ["table4_1", "sec5_6_1"]
+IWTM_FIGS = [
+    "fig4_1",
+    "fig4_2",
+    "fig5_1",
+    "fig5_2",
+    "fig5_3",
+    "fig5_4",
+    "fig6_1",
+    "fig7_3",
+]
+IWTM_TABLES = ["table4_1", "sec5_6_1", "table7_1"]
 
 STUDY_FIGURES["iwtm"] = [f"{IWTM}/{f}.png" for f in IWTM_FIGS]
 
@@ -79,7 +88,7 @@ rule iwtm_figure:
     log:
         f"{LOGS}/iwtm/{{fig}}.log",
     wildcard_constraints:
-        fig="fig[0-9]_[0-9]",
+        fig="fig[45]_[0-9]",
     params:
         json=lambda w: step_params("iwtm", w.fig),
         io=lambda w, input, output: io_args(input, output),
@@ -104,6 +113,78 @@ rule iwtm_semi:
         "python -m latentlab iwtm semi --params {params.json:q} {params.io} > {log} 2>&1"
 
 
+# chs. 6-7: SVI vs CAVI (Fig 6.1), IVI vs IVI-NO-EXTEND vs scratch (Fig 7.3, Table 7.1)
+rule iwtm_svi:
+    input:
+        data=f"{IWTM}/data/{{dataset}}.npz",
+    output:
+        csv=f"{IWTM}/svi_{{dataset}}.csv",
+    log:
+        f"{LOGS}/iwtm/svi_{{dataset}}.log",
+    benchmark:
+        f"{BENCH}/iwtm/svi_{{dataset}}.tsv"
+    wildcard_constraints:
+        dataset="[A-Za-z0-9_]+",
+    threads: 1
+    params:
+        json=step_params("iwtm", "svi"),
+        io=lambda w, input, output: io_args(input, output),
+    shell:
+        "python -m latentlab iwtm svi --params {params.json:q} {params.io} > {log} 2>&1"
+
+
+rule iwtm_ivi:
+    input:
+        data=f"{IWTM}/data/{{dataset}}.npz",
+    output:
+        csv=f"{IWTM}/ivi_{{dataset}}.csv",
+        trace=f"{IWTM}/ivi_{{dataset}}.trace.csv",
+    log:
+        f"{LOGS}/iwtm/ivi_{{dataset}}.log",
+    benchmark:
+        f"{BENCH}/iwtm/ivi_{{dataset}}.tsv"
+    wildcard_constraints:
+        dataset="[A-Za-z0-9_]+",
+    threads: 1
+    params:
+        json=step_params("iwtm", "ivi"),
+        io=lambda w, input, output: io_args(input, output),
+    shell:
+        "python -m latentlab iwtm ivi --params {params.json:q} {params.io} > {log} 2>&1"
+
+
+rule iwtm_figure67:
+    input:
+        svi=expand(f"{IWTM}/svi_{{ds}}.csv", ds=IWTM_DS),
+        ivi_trace=expand(f"{IWTM}/ivi_{{ds}}.trace.csv", ds=IWTM_DS),
+    output:
+        png=f"{IWTM}/{{fig}}.png",
+        csv=f"{IWTM}/{{fig}}.csv",
+    log:
+        f"{LOGS}/iwtm/{{fig}}.log",
+    wildcard_constraints:
+        fig="fig[67]_[0-9]",
+    params:
+        json=lambda w: step_params("iwtm", w.fig),
+        io=lambda w, input, output: io_args(input, output),
+    shell:
+        "python -m latentlab iwtm {wildcards.fig} --params {params.json:q} {params.io} > {log} 2>&1"
+
+
+rule iwtm_table67:
+    input:
+        ivi=expand(f"{IWTM}/ivi_{{ds}}.csv", ds=IWTM_DS),
+    output:
+        csv=f"{IWTM}/table7_1.csv",
+    log:
+        f"{LOGS}/iwtm/table7_1.log",
+    params:
+        json=step_params("iwtm", "table7_1"),
+        io=lambda w, input, output: io_args(input, output),
+    shell:
+        "python -m latentlab iwtm table7_1 --params {params.json:q} {params.io} > {log} 2>&1"
+
+
 rule iwtm_table:
     input:
         ch4=expand(f"{IWTM}/ch4_{{ds}}.csv", ds=IWTM_DS),
@@ -126,6 +207,9 @@ rule iwtm_claims:
         ch4=expand(f"{IWTM}/ch4_{{ds}}.csv", ds=IWTM_DS),
         ch5=expand(f"{IWTM}/ch5_{{ds}}.csv", ds=IWTM_DS),
         semi=expand(f"{IWTM}/semi_{{ds}}.csv", ds=IWTM_DS),
+        svi=expand(f"{IWTM}/svi_{{ds}}.csv", ds=IWTM_DS),
+        ivi=expand(f"{IWTM}/ivi_{{ds}}.csv", ds=IWTM_DS),
+        ivi_trace=expand(f"{IWTM}/ivi_{{ds}}.trace.csv", ds=IWTM_DS),
     output:
         csv=f"{IWTM}/claims.csv",
     log:

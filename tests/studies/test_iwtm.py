@@ -71,3 +71,83 @@ def test_desc_per_doc_subsample_is_a_seeded_subset(tmp_path):
     np.testing.assert_array_equal(z["X"], _load(tmp_path / "d.npz", 4, seed=3)[0]["X"])
     with pytest.raises(ConfigError, match="desc_per_doc"):
         _load(tmp_path / "d.npz", 0)
+
+
+# ---------------------------------------------------------------- chapters 6-7 steps
+TINY = {
+    "syn_iwtm": {"n_classes": 3, "docs_per_class": 12, "dim": 4, "n_clusters": 12,
+                 "n_topics": 4, "signature": 2, "mean_len": 15.0, "min_len": 8},
+    "split": {"train_pool": 8},
+    "cavi": {"C": 20, "K": 40, "max_local": 10},
+    "svi": {"T": 3, "n_train": 8, "rho": [0.5, 1.0], "passes": 3, "seeds": 1},
+    "ivi": {"T": 3, "seed_per_class": 2, "grow_per_class": 3, "max_per_class": 8,
+            "seed_iter": 4, "new_iter": 3, "round_iter": 2, "scratch_iter": 4, "n_corr": 10,
+            "elbo_every": 2},
+}  # fmt: skip
+
+
+def _step(name, inputs=None, outputs=None, section=TINY, **wc):
+    st = load_study("iwtm")
+    params = {"run": "test", "base_seed": 0, "threads": 1}
+    params.update({k: v for k, v in section.items() if k in st.config_keys(name)})
+    inputs = {k: v if isinstance(v, list) else [v] for k, v in (inputs or {}).items()}
+    return st.execute(name, params, inputs, outputs, wc)
+
+
+@pytest.fixture(scope="module")
+def incr(tmp_path_factory):
+    d = tmp_path_factory.mktemp("iwtm67")
+    _step("data", outputs={"npz": d / "syn_iwtm.npz", "meta": d / "syn_iwtm.json"},
+          dataset="syn_iwtm")  # fmt: skip
+    _step("svi", {"data": d / "syn_iwtm.npz"}, {"csv": d / "svi_syn_iwtm.csv"})
+    _step("ivi", {"data": d / "syn_iwtm.npz"},
+          {"csv": d / "ivi_syn_iwtm.csv", "trace": d / "ivi_syn_iwtm.trace.csv"})  # fmt: skip
+    return d
+
+
+def test_svi_step_sees_equal_documents_and_snapshots_the_elbo(incr):
+    import pandas as pd
+
+    df = pd.read_csv(incr / "svi_syn_iwtm.csv")
+    assert set(df.rho) == {0.5, 1.0}
+    last = df.sort_values("iteration").groupby("rho").tail(1).set_index("rho")
+    assert last.docs_seen.loc[0.5] == last.docs_seen.loc[1.0] == 3 * 24  # 3 passes x N_doc
+    assert (df[df.rho == 0.5].batch == 12).all() and (df[df.rho == 1.0].batch == 24).all()
+    assert np.isfinite(df.dropna(subset=["elbo"]).elbo).all()
+    assert df.groupby("rho").seconds.apply(lambda s: (np.diff(s) > 0).all()).all()
+
+
+def test_ivi_step_grows_the_set_and_every_method_has_an_elbo(incr):
+    import pandas as pd
+
+    t = pd.read_csv(incr / "ivi_syn_iwtm.csv")
+    assert list(t.n_docs) == [6, 15, 24]
+    assert np.isfinite(t[["ivi_elbo", "noext_elbo", "scratch_elbo"]].values).all()
+    assert (t.ivi_extend_clusters.iloc[1:] >= t.ivi_before_clusters.iloc[1:]).all()
+    tr = pd.read_csv(incr / "ivi_syn_iwtm.trace.csv")
+    # both methods: 4 seed iterations + 2 rounds x 2, N_doc follows the grown set
+    for _, g in tr.groupby("method"):
+        assert len(g) == 8 and list(g.n_doc.unique()) == [6, 15, 24]
+
+
+def test_fig6_1_fig7_3_table7_1_build(incr, tmp_path):
+    _step("fig6_1", {"svi": incr / "svi_syn_iwtm.csv"},
+          {"png": tmp_path / "f61.png", "csv": tmp_path / "f61.csv"})  # fmt: skip
+    _step("fig7_3", {"ivi_trace": incr / "ivi_syn_iwtm.trace.csv"},
+          {"png": tmp_path / "f73.png", "csv": tmp_path / "f73.csv"})  # fmt: skip
+    _step("table7_1", {"ivi": incr / "ivi_syn_iwtm.csv"}, {"csv": tmp_path / "t71.csv"})
+    assert (tmp_path / "f61.png").stat().st_size > 0 and (tmp_path / "f73.png").exists()
+    import pandas as pd
+
+    t = pd.read_csv(tmp_path / "t71.csv")
+    assert np.isnan(t.ivi_elbo.iloc[0]) and np.isfinite(t.scratch_over_ivi_time.iloc[1:]).all()
+
+
+def test_ivi_bad_settings_name_the_key(incr):
+    bad = {**TINY, "ivi": {**TINY["ivi"], "max_per_class": 50}}
+    with pytest.raises(ConfigError, match="max_per_class"):
+        _step("ivi", {"data": incr / "syn_iwtm.npz"},
+              {"csv": incr / "x.csv", "trace": incr / "y.csv"}, section=bad)  # fmt: skip
+    bad = {**TINY, "svi": {**TINY["svi"], "rho": [1.5]}}
+    with pytest.raises(ConfigError, match="rho"):
+        _step("svi", {"data": incr / "syn_iwtm.npz"}, {"csv": incr / "x.csv"}, section=bad)

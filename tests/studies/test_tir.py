@@ -18,6 +18,7 @@ import pytest
 from latentlab.claims.ledger import read_claims
 from latentlab.errors import DataError
 from latentlab.studies.shape import load_study
+from latentlab.studies.tir.claims import majority_p
 
 ROOT = Path(__file__).resolve().parents[2]
 ST = load_study("tir")
@@ -194,6 +195,22 @@ def test_claims_ledger(built):
         0.0024589, rel=1e-3
     )
     assert df.loc[df.claim_id == "C3.2c", "verdict"].item() == "reproduced"
+    # "most documents" is judged as a majority beyond chance, not against the document's 0.90
+    t = pd.read_csv(built / "table3_1.csv").set_index("model")
+    for cid, model in (("C3.1a", "TIR"), ("C3.1b", "TIRE"), ("C3.2a", "DMR")):
+        row = df[(df.claim_id == cid) & (df.verdict != "not_run")].iloc[0]
+        r = t.loc[model]
+        most = r.wins > r.losses and majority_p(r.wins, r.losses) < 0.05
+        assert row.verdict == ("reproduced" if most else "not_reproduced")
+        assert f"win fraction {r.win_fraction:.2f}" in row.note
+
+
+def test_majority_p_is_a_one_sided_sign_test():
+    assert majority_p(0, 0) == 1.0
+    assert majority_p(5, 5) > 0.5
+    assert majority_p(10, 0) == pytest.approx(0.5**10)
+    # 33 of 45: the document's Fig 3.3 counts, one-sided
+    assert majority_p(33, 12) == pytest.approx(0.0012294, rel=1e-3)
 
 
 def test_bench_rows(built):

@@ -187,6 +187,37 @@ def _local(X, indptr, cptr, atoms, G, elog_pi, alpha, max_local, tol, alpha_t,
     return sweeps
 
 
+@nb.njit(cache=True)
+def _map_topic(indptr, cptr, atoms, G, elog_pi, alpha_t, out):
+    """Eq. 6.44: out[i] = argmax_t sum_k theta~_ditk under the documents' alpha~."""
+    T = elog_pi.shape[0]
+    mass = np.empty(T)
+    elog_th = np.empty(T)
+    for d in range(indptr.shape[0] - 1):
+        s = 0.0
+        for t in range(T):
+            s += alpha_t[d, t]
+        ps = nb_digamma(s)
+        for t in range(T):
+            elog_th[t] = nb_digamma(alpha_t[d, t]) - ps
+        for i in range(indptr[d], indptr[d + 1]):
+            c0 = cptr[i]
+            mx = -np.inf
+            for j in range(cptr[i + 1] - c0):
+                for t in range(T):
+                    mx = max(mx, elog_th[t] + elog_pi[t, atoms[c0 + j]] + G[c0 + j])
+            for t in range(T):
+                mass[t] = 0.0
+            for j in range(cptr[i + 1] - c0):
+                for t in range(T):
+                    mass[t] += math.exp(elog_th[t] + elog_pi[t, atoms[c0 + j]] + G[c0 + j] - mx)
+            best = 0
+            for t in range(1, T):
+                if mass[t] > mass[best]:
+                    best = t
+            out[i] = best
+
+
 # ---------------------------------------------------------------------------- model
 @dataclass
 class LocalStats:
@@ -373,11 +404,17 @@ class IWTMCavi:
             shape=(self.K, self.C),
         )
 
-    def cluster_step(self, st: LocalStats):
-        """Eqs 5.13-5.16 from rho_ic = sum_k b_kc w_ik, via the atoms' statistics."""
+    def cluster_stats(self, st: LocalStats):
+        """(n_c, s_c, q_c): the clusters' weighted statistics under rho_ic = sum_k b_kc
+        w_ik, via the atoms' statistics (shared by CAVI and SVI)."""
         B = self._beta_sparse().T.tocsr()
-        self.q = cluster_posterior(B @ st.n_k, B @ st.s_k, B @ st.q_k, self.prior)
-        self.n_c = B @ st.n_k
+        return B @ st.n_k, B @ st.s_k, B @ st.q_k
+
+    def cluster_step(self, st: LocalStats):
+        """Eqs 5.13-5.16 from the clusters' weighted statistics."""
+        n_c, s_c, q_c = self.cluster_stats(st)
+        self.q = cluster_posterior(n_c, s_c, q_c, self.prior)
+        self.n_c = n_c
 
     def _atom_cluster_ll(self, st: LocalStats, rows=slice(None)):
         """S_kc = sum_i w_ik E l_ic for atoms ``rows`` and every cluster (GEMM)."""
@@ -388,24 +425,40 @@ class IWTMCavi:
         S -= 0.5 * st.q_k[rows, None] * el[None, :]
         return S
 
-    def mapping_step(self, st: LocalStats):
-        """Eq. 5.17: log b_kc = E log beta_c + S_kc / tau (tau = T in per_topic mode);
-        each atom keeps its map_top largest entries, renormalised."""
+    def mapping_logits(self, st: LocalStats, rows, scale: float = 1.0) -> np.ndarray:
+        """Eq. 5.17's unnormalised log b_kc = E log beta_c + scale S_kc / tau for atoms
+        ``rows`` (tau = T in per_topic mode; scale = N_doc/|S| in SVI)."""
+        S = self._atom_cluster_ll(st, rows)
+        if scale != 1.0:
+            S *= scale
+        return self.elog_beta[None, :] + S / self._map_div
+
+    def set_mapping_rows(self, rows, L: np.ndarray):
+        """Keep each atom's map_top largest log-weights of L, normalised."""
         J = self.J
-        for a in range(0, self.K, 1024):
-            rows = slice(a, min(a + 1024, self.K))
-            L = self.elog_beta[None, :] + self._atom_cluster_ll(st, rows) / self._map_div
-            if J < self.C:
-                idx = np.argpartition(-L, J - 1, axis=1)[:, :J]
-            else:
-                idx = np.broadcast_to(np.arange(self.C), L.shape).copy()
-            v = np.take_along_axis(L, idx, 1)
-            v = np.exp(v - v.max(1, keepdims=True))
-            self.map_idx[rows] = idx
-            self.map_val[rows] = v / v.sum(1, keepdims=True)
+        if J < self.C:
+            idx = np.argpartition(-L, J - 1, axis=1)[:, :J]
+        else:
+            idx = np.broadcast_to(np.arange(self.C), L.shape).copy()
+        v = np.take_along_axis(L, idx, 1)
+        v = np.exp(v - v.max(1, keepdims=True))
+        self.map_idx[rows] = idx
+        self.map_val[rows] = v / v.sum(1, keepdims=True)
+
+    def update_xi(self):
+        """Master pseudo-counts xi_c = T_f sum_k b_kc (Eq. 6.41; T_f by mapping mode)."""
         self.xi = self._xi_mult * np.bincount(
             self.map_idx.ravel(), weights=self.map_val.ravel(), minlength=self.C
         )
+
+    def mapping_chunks(self, size: int = 1024):
+        return [slice(a, min(a + size, self.K)) for a in range(0, self.K, size)]
+
+    def mapping_step(self, st: LocalStats):
+        """Eq. 5.17; each atom keeps its map_top largest entries, renormalised."""
+        for rows in self.mapping_chunks():
+            self.set_mapping_rows(rows, self.mapping_logits(st, rows))
+        self.update_xi()
 
     def topic_stick_step(self, st: LocalStats):
         """Eqs 5.18-5.19 / 5.23-5.24 with simulated reordering per topic."""
@@ -484,6 +537,25 @@ class IWTMCavi:
             if not np.all(np.isfinite(a)):
                 raise DivergenceError(f"iwtm cavi {block} block", it)
 
+    def run_blocks(self, st: LocalStats, it: int, trace_blocks=False):
+        """The global blocks in the SVI order of Sec. 6.3.2: clusters -> mappings ->
+        topic sticks -> master sticks (timed; NaN check after each)."""
+        if trace_blocks:
+            self.trace.append((it, "local", self.elbo(st)))
+        steps = (
+            ("cluster", self.cluster_step),
+            ("mapping", self.mapping_step),
+            ("topic_sticks", self.topic_stick_step),
+            ("master_sticks", self.master_stick_step),
+        )
+        for name, fn in steps:
+            tb = time.perf_counter()
+            fn(st)
+            self.timing[name] = self.timing.get(name, 0.0) + time.perf_counter() - tb
+            self._check(name, it)
+            if trace_blocks:
+                self.trace.append((it, name, self.elbo(st)))
+
     def fit(self, X, indptr, n_iter, trace_blocks=False, callback=None):
         """``n_iter`` iterations of local -> clusters -> mappings -> topic sticks -> master
         sticks (Sec. 5.4.6, SVI order of Sec. 6.3.2). ``trace_blocks`` records the ELBO
@@ -501,21 +573,7 @@ class IWTMCavi:
             st = self.local_step(X, indptr)
             if not (np.all(np.isfinite(st.alpha_t)) and math.isfinite(st.entropy)):
                 raise DivergenceError("iwtm cavi local block", it)
-            steps = (
-                ("local", None),
-                ("cluster", self.cluster_step),
-                ("mapping", self.mapping_step),
-                ("topic_sticks", self.topic_stick_step),
-                ("master_sticks", self.master_stick_step),
-            )
-            for name, fn in steps:
-                tb = time.perf_counter()
-                if fn is not None:
-                    fn(st)
-                self.timing[name] = self.timing.get(name, 0.0) + time.perf_counter() - tb
-                self._check(name, it)
-                if trace_blocks:
-                    self.trace.append((it, name, self.elbo(st)))
+            self.run_blocks(st, it, trace_blocks)
             self.last_stats = st
             sec = time.perf_counter() - t0
             self.history.append({"iteration": it, "seconds": sec, "clusters_used": self.n_used()})
@@ -532,6 +590,16 @@ class IWTMCavi:
         X = np.ascontiguousarray(X, dtype=np.float64)
         st = self.local_step(X, np.asarray(indptr, np.int64), accumulate=False)
         return st.alpha_t / st.alpha_t.sum(1, keepdims=True)
+
+    def map_topics(self, X, indptr) -> np.ndarray:
+        """MAP topic of every datum (Eq. 6.44) after local inference on its document."""
+        X = np.ascontiguousarray(X, dtype=np.float64)
+        indptr = np.asarray(indptr, np.int64)
+        st = self.local_step(X, indptr, accumulate=False)
+        cptr, atoms, G = self._candidate_lists(X)
+        out = np.empty(len(X), np.int64)
+        _map_topic(indptr, cptr, atoms, G, self.elog_pi, st.alpha_t, out)
+        return out
 
     def train_theta(self) -> np.ndarray:
         a = self.last_stats.alpha_t

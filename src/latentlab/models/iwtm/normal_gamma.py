@@ -14,7 +14,7 @@ import numba as nb
 import numpy as np
 from scipy.special import digamma, gammaln
 
-from latentlab.errors import ConfigError
+from latentlab.errors import ConfigError, DivergenceError
 
 LOG2PI = math.log(2.0 * math.pi)
 
@@ -170,3 +170,60 @@ def expected_loglik(X: np.ndarray, q: ClusterQ) -> np.ndarray:
     G += (q.const() - 0.5 * el * np.einsum("cd,cd->c", q.mt, q.mt))[None, :]
     G -= 0.5 * np.einsum("nd,nd->n", X, X)[:, None] * el[None, :]
     return G
+
+
+# ---------------------------------------------------------------------------- SVI side
+# Natural parameters of q(mu, lambda) = N(m, (nu lambda)^-1 I) Gam(chi1, chi2) (scale):
+# eta = (nu m, nu, chi1 - 1, -(1/chi2 + nu ||m||^2 / 2)). The complete conditional of a
+# cluster is prior + sum_i rho_ic (x_i, 1, D/2, -||x_i||^2/2), so the printed Eqs
+# 6.17-6.27 (garbled) are replaced by this exact form (digest Sec. 4.2, claim C4).
+@dataclass
+class NGNatural:
+    e1: np.ndarray  # C x D
+    e2: np.ndarray  # C
+    e3: np.ndarray  # C
+    e4: np.ndarray  # C
+
+    def blend(self, other: NGNatural, rho: float) -> NGNatural:
+        """(1 - rho) self + rho other (Eq. 6.11)."""
+        if rho == 1.0:
+            return other
+        return NGNatural(*((1 - rho) * a + rho * b for a, b in zip(self.arrays(), other.arrays(),
+                                                                    strict=True)))  # fmt: skip
+
+    def arrays(self):
+        return (self.e1, self.e2, self.e3, self.e4)
+
+
+def to_natural(q: ClusterQ) -> NGNatural:
+    nm2 = np.einsum("cd,cd->c", q.mt, q.mt)
+    return NGNatural(
+        q.nu[:, None] * q.mt, q.nu.copy(), q.chi1 - 1.0, -(1.0 / q.chi2 + 0.5 * q.nu * nm2)
+    )
+
+
+def from_natural(eta: NGNatural, where: str = "iwtm svi cluster block", it: int = -1) -> ClusterQ:
+    """Back-map: nu = e2, m = e1/e2, chi1 = e3 + 1, 1/chi2 = -e4 - ||e1||^2/(2 e2).
+    A point outside the natural domain (nu <= 0, chi1 <= 0, 1/chi2 <= 0) is an error."""
+    nu = eta.e2
+    mt = eta.e1 / nu[:, None]
+    chi1 = eta.e3 + 1.0
+    rate = -eta.e4 - 0.5 * np.einsum("cd,cd->c", eta.e1, eta.e1) / nu
+    if not (np.all(nu > 0) and np.all(chi1 > 0) and np.all(rate > 0)):
+        raise DivergenceError(where, it, "natural parameters left the Normal-Gamma domain")
+    return ClusterQ(mt, nu.copy(), chi1, 1.0 / rate)
+
+
+def natural_posterior(n_c, s_c, q_c, prior: NGPrior, scale: float = 1.0) -> NGNatural:
+    """Natural parameters of the clusters' complete conditional with statistics
+    replicated ``scale`` = N_doc/|S| times (Eq. 6.12)."""
+    D = prior.dim
+    n_c = scale * np.asarray(n_c, dtype=np.float64)
+    C = len(n_c)
+    mm = float(prior.m @ prior.m)
+    return NGNatural(
+        prior.beta0 * prior.m[None, :] + scale * np.asarray(s_c),
+        prior.beta0 + n_c,
+        np.full(C, prior.a - 1.0) + 0.5 * D * n_c,
+        -(1.0 / prior.b + 0.5 * prior.beta0 * mm) - 0.5 * scale * np.asarray(q_c, dtype=np.float64),
+    )

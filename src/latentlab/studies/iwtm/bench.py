@@ -123,6 +123,27 @@ def bench(ctx):
     t_lk = time.perf_counter() - t0
     row(what="LDA+KMEANS run (K-means 20 it + LDA 50 it)", N=n, C=b.vs_C, D=D, T=b.T,
         seconds=t_lk, ratio=t_lk / (t_v * 50))  # fmt: skip
+    # SVI (ch. 6): a minibatch step costs O(|S|), not O(N_doc): the same |S| on two corpora
+    from latentlab.models.iwtm.svi import IWTMSvi, SviSettings
+
+    n_docs = len(ip) - 1
+    for nd in (max(b.svi_batch, n_docs // 4), n_docs):
+        Xc = X[: ip[nd]]
+        ms = IWTMSvi(
+            CaviSettings(T=b.T, C=b.vs_C, K=2 * b.vs_C, max_local=20),
+            prior,
+            SviSettings(rho=min(1.0, b.svi_batch / nd), batch=b.svi_batch),
+            seed=0,
+        )
+        ms.initialize(Xc)
+        ms.fit(Xc, ip[: nd + 1], 1)  # compile / warm up
+        t_best = np.inf
+        for _ in range(b.iters):
+            t0 = time.perf_counter()
+            ms.fit(Xc, ip[: nd + 1], 1)
+            t_best = min(t_best, time.perf_counter() - t0)
+        row(what="SVI step, fixed minibatch", N=int(ip[nd]), C=b.vs_C, D=D, T=b.T,
+            n_doc=nd, batch=ms.batch_size(nd), seconds=t_best)  # fmt: skip
     # dense SIFT images per second on synthetic 256x256 images
     from latentlab.data.parsers.scene15 import dense_sift
 

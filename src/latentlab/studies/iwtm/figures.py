@@ -177,3 +177,83 @@ def fig5_4(ctx):
     fig.tight_layout()
     return FigureOutput(fig, pd.DataFrame(rows), {"reductions": ctx.settings.reductions},
                         allow_nan=True)  # fmt: skip
+
+
+def _rho_label(rho):
+    return "CAVI (rho = 1)" if rho == 1 else f"SVI rho = {rho:g}"
+
+
+@STUDY.figure("fig6_1", settings=FigSettings)
+def fig6_1(ctx):
+    """Fig 6.1: (a) mean full-corpus ELBO vs training time, (b) number of clusters (n_c >= 1)
+    vs training progress (documents seen / N_doc), SVI at each rho vs CAVI."""
+    df = _concat(ctx, "svi")
+    ds = sorted(df.dataset.unique())
+    fig, axes = plt.subplots(len(ds), 2, figsize=(11, 4.2 * len(ds)), squeeze=False)
+    rows = []
+    for a, d in enumerate(ds):
+        sub = df[df.dataset == d]
+        for rho, g in sub.groupby("rho"):
+            snap = g.dropna(subset=["elbo"]).groupby("iteration")
+            e = snap.agg(seconds=("seconds", "mean"), elbo=("elbo", "mean"),
+                         sd=("elbo", "std"), passes=("passes", "mean"))  # fmt: skip
+            axes[a, 0].errorbar(e.seconds, e.elbo, yerr=e.sd.fillna(0), marker="o", ms=3,
+                                capsize=2, label=_rho_label(rho))  # fmt: skip
+            c = g.groupby("iteration").agg(passes=("passes", "mean"), clusters=("clusters", "mean"))
+            axes[a, 1].plot(c.passes, c.clusters, label=_rho_label(rho))
+            for it, r in e.iterrows():
+                rows.append(dict(dataset=d, rho=rho, iteration=it, seconds=r.seconds,
+                                 passes=r.passes, elbo=r.elbo, elbo_sd=r.sd,
+                                 clusters=float(c.clusters.loc[it])))  # fmt: skip
+        n = int(sub.n_doc.iloc[0])
+        axes[a, 0].set_xlabel("training time (s, snapshots excluded)")
+        axes[a, 0].set_ylabel("full-corpus ELBO (nats)")
+        axes[a, 0].set_title(f"(a) {d}: ELBO vs time, N_doc = {n}", fontsize=9)
+        axes[a, 1].set_xlabel("documents seen / N_doc (CAVI iterations)")
+        axes[a, 1].set_ylabel("clusters with n_c >= 1")
+        axes[a, 1].set_title(f"(b) {d}: number of clusters", fontsize=9)
+        for ax in axes[a]:
+            ax.legend(fontsize=8)
+    fig.suptitle(f"Fig 6.1: SVI vs CAVI, T = {int(df['T'].iloc[0])}, mean of "
+                 f"{df.seed.nunique()} run(s)")  # fmt: skip
+    fig.tight_layout()
+    return FigureOutput(fig, pd.DataFrame(rows), {"reductions": ctx.settings.reductions},
+                        allow_nan=True)  # fmt: skip
+
+
+@STUDY.figure("fig7_3", settings=FigSettings)
+def fig7_3(ctx):
+    """Fig 7.3: (a) clusters and (b) ELBO on the current training set vs SVI iteration,
+    IVI vs IVI-NO-EXTEND; dotted lines where the set grows."""
+    df = _concat(ctx, "ivi_trace")
+    ds = sorted(df.dataset.unique())
+    fig, axes = plt.subplots(len(ds), 2, figsize=(11, 4.2 * len(ds)), squeeze=False)
+    rows = []
+    for a, d in enumerate(ds):
+        sub = df[df.dataset == d]
+        for method, g in sub.groupby("method"):
+            c = g.groupby("iteration").agg(clusters=("clusters", "mean"), n_doc=("n_doc", "first"))
+            axes[a, 0].plot(c.index, c.clusters, label=method)
+            e = g.dropna(subset=["elbo"]).groupby("iteration").elbo.agg(["mean", "std"])
+            axes[a, 1].errorbar(e.index, e["mean"], yerr=e["std"].fillna(0), marker="o", ms=3,
+                                capsize=2, label=method)  # fmt: skip
+            for it, r in c.iterrows():
+                rows.append(dict(dataset=d, method=method, iteration=it, n_doc=r.n_doc,
+                                 clusters=r.clusters,
+                                 elbo=e["mean"].get(it, np.nan)))  # fmt: skip
+        grow = sub.groupby("iteration").n_doc.first()
+        for it in grow.index[1:][np.diff(grow.values) > 0]:
+            for ax in axes[a]:
+                ax.axvline(it - 0.5, color="gray", lw=0.6, ls=":")
+        axes[a, 0].set_ylabel("clusters with n_c >= 1")
+        axes[a, 1].set_ylabel("ELBO on the current training set (nats)")
+        axes[a, 0].set_title(f"(a) {d}: number of clusters", fontsize=9)
+        axes[a, 1].set_title(f"(b) {d}: ELBO (documents {grow.min()} -> {grow.max()})",
+                             fontsize=9)  # fmt: skip
+        for ax in axes[a]:
+            ax.set_xlabel("SVI iteration (dotted: the training set grows)")
+            ax.legend(fontsize=8)
+    fig.suptitle("Fig 7.3: incremental VI with and without EXTEND")
+    fig.tight_layout()
+    return FigureOutput(fig, pd.DataFrame(rows), {"reductions": ctx.settings.reductions},
+                        allow_nan=True)  # fmt: skip

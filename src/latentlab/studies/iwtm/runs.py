@@ -420,6 +420,7 @@ def _onehot(B, used):
     return float((rows.max(1) > 0.99).mean()) if len(rows) else float("nan")
 
 
-# Fig 5.4's step lives in its own module; importing it here registers it (the shape
-# imports the fixed part names only).
+# Fig 5.4's and chs. 6-7's steps live in their own modules; importing them here registers
+# them (the shape imports the fixed part names only).
+from . import incremental as _incremental  # noqa: E402, F401
 from . import semi as _semi  # noqa: E402, F401

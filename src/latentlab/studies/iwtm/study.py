@@ -1,4 +1,4 @@
-"""Study ``iwtm`` (seed 003, Waters PhD 2014, chs. 3-5): the study object and the
+"""Study ``iwtm`` (seed 003, Waters PhD 2014, chs. 3-7): the study object and the
 settings of its steps. Every default lives here; config sections override them."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from latentlab.studies.shape import Study
 STUDY = Study(
     "iwtm",
     document="003_c656f54f5ebd320a",
-    title="Infinite-word topic models on scene images (Waters 2014, chs. 3-5)",
+    title="Infinite-word topic models on scene images (Waters 2014, chs. 3-7)",
 )
 
 
@@ -185,6 +185,77 @@ class SemiSettings:
 
 
 @dataclass(frozen=True)
+class SviCfg:
+    """Fig 6.1 (Sec. 6.4): T = 25 on the first ``n_train`` pool images per class (the
+    document: 100/class = 1,300); rho in {0.25, 0.5, 0.75, 1.0} with |S| = rho N_doc
+    (Sec. 6.3.7; rho = 1 is CAVI); every run sees ``passes`` x N_doc documents (50, as 50
+    CAVI iterations), iterations = round(passes / rho); the full-corpus ELBO after every
+    ``snapshot_frac`` of the iterations; 5 runs; gamma = alpha0 = 10 (Ch. 6's statement;
+    Ch. 5 has alpha0 = 1, digest Sec. 1.7). The other settings are the ``cavi`` section's."""
+
+    T: int = 25
+    n_train: int = 100
+    rho: list[float] = field(default_factory=lambda: [0.25, 0.5, 0.75, 1.0])
+    passes: int = 50
+    snapshot_frac: float = 0.1
+    alpha0: float = 10.0
+    gamma: float = 10.0
+    seeds: int = 5
+    seed_offset: int = 300
+
+
+@dataclass(frozen=True)
+class IviCfg:
+    """Fig 7.3 / Table 7.1 (Sec. 7.4): seed set ``seed_per_class`` per class trained for
+    ``seed_iter`` SVI iterations; then ``grow_per_class`` per class are added per round up
+    to ``max_per_class``. IVI: a model M' of the new images alone (``new_iter``
+    iterations), both pruned (clusters / atoms with less than ``prune_threshold`` data),
+    EXTEND with topics matched on ``n_corr`` documents, then ``round_iter`` iterations on
+    the grown set; IVI-NO-EXTEND only adds the images; scratch = a new model trained
+    ``scratch_iter`` iterations at each size. SVI rho = 0.5 with |S| = half the current
+    set; T = 25; gamma = alpha0 = 10 (ch. 6-7). The prior (m, precision) comes from the
+    seed set and is kept for every model of a run. ELBO on the current set every
+    ``elbo_every`` iterations and at the end of every round."""
+
+    T: int = 25
+    seed_per_class: int = 5
+    grow_per_class: int = 5
+    max_per_class: int = 50
+    seed_iter: int = 100
+    new_iter: int = 50
+    round_iter: int = 20
+    scratch_iter: int = 100
+    rho: float = 0.5
+    alpha0: float = 10.0
+    gamma: float = 10.0
+    prune_threshold: float = 1.0
+    n_corr: int = 200
+    elbo_every: int = 10
+    seeds: int = 1
+    seed_offset: int = 400
+
+
+@dataclass(frozen=True)
+class SviStepSettings:
+    """Settings of the svi step (Fig 6.1); CAVI settings shared with ch. 5."""
+
+    svi: SviCfg = field(default_factory=SviCfg)
+    desc_per_doc: int | None = None
+    cavi: CaviCfg = field(default_factory=CaviCfg)
+    reductions: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class IviStepSettings:
+    """Settings of the ivi step (Fig 7.3, Table 7.1); CAVI settings shared with ch. 5."""
+
+    ivi: IviCfg = field(default_factory=IviCfg)
+    desc_per_doc: int | None = None
+    cavi: CaviCfg = field(default_factory=CaviCfg)
+    reductions: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
 class FigSettings:
     datasets: list[str] = field(default_factory=lambda: ["scene13"])
     reductions: list[str] = field(default_factory=list)
@@ -194,7 +265,8 @@ class FigSettings:
 class BenchCfg:
     """``dataset``: a dataset of the run whose descriptors are used (null = N(0, 1) with
     dim D); N x C the E l GEMM and the CAVI iteration; bgm_N x bgm_C the scikit-learn
-    side by side; vs_N descriptors (vs_C clusters) for Gibbs vs VI and LDA+KMEANS vs VI."""
+    side by side; vs_N descriptors (vs_C clusters) for Gibbs vs VI and LDA+KMEANS vs VI;
+    an SVI step with ``svi_batch`` documents on a quarter of the N descriptors and on all."""
 
     dataset: str | None = None
     N: int = 200_000
@@ -209,6 +281,7 @@ class BenchCfg:
     vs_N: int = 4000
     vs_C: int = 200
     sift_images: int = 20
+    svi_batch: int = 32  # documents per SVI minibatch timed on two corpus sizes
 
 
 @dataclass(frozen=True)
@@ -223,6 +296,10 @@ class ClaimsCfg:
     vocab_rel: float = 0.5  # E8/E9: vocabulary sizes "near" = within 50 %
     c1_abs: float = 1e-6
     c8_abs: float = 1e-8
+    c4_abs: float = 1e-10
+    ivi_elbo_rel: float = 0.004  # E24: "within ~0.4 %" (Table 7.1's largest gap)
+    ivi_speedup_tol: float = 3.5  # E25: scratch / IVI >= 6.5 - 3.5 = 3 ("a fraction")
+    svi_ratio_slack: float = 0.5  # E18: SVI / LDA+KMEANS within 2.5-3 +- 0.5
 
 
 @dataclass(frozen=True)

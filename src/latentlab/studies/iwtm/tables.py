@@ -39,3 +39,20 @@ def sec5_6_1(ctx):
     t = gi.join(vi, how="outer").reset_index()
     t["gibbs_over_vi_time"] = t.gibbs_s / t.vi_s
     return TableOutput(t, {"reductions": ctx.settings.reductions}, allow_nan=True)
+
+
+@STUDY.table("table7_1", settings=FigSettings)
+def table7_1(ctx):
+    """Table 7.1: IVI vs retraining from scratch at each training size (mean over seeds):
+    time (s; IVI = the incremental step: M', EXTEND, the round's iterations) and ELBO."""
+    df = pd.concat([pd.read_csv(p) for p in ctx.input_list("ivi")], ignore_index=True)
+    cols = {"scratch_s": "scratch_s", "ivi_s": "ivi_delta_s", "scratch_elbo": "scratch_elbo",
+            "ivi_elbo": "ivi_elbo", "noext_elbo": "noext_elbo",
+            "scratch_clusters": "scratch_clusters", "ivi_clusters": "ivi_clusters",
+            "noext_clusters": "noext_clusters"}  # fmt: skip
+    t = df.groupby(["dataset", "n_docs"])[list(cols)].mean().rename(columns=cols).reset_index()
+    first = t.groupby("dataset").n_docs.transform("min") == t.n_docs
+    t.loc[first, ["ivi_delta_s", "ivi_elbo"]] = float("nan")  # the seed set: no IVI step
+    t["scratch_over_ivi_time"] = t.scratch_s / t.ivi_delta_s
+    t["ivi_minus_scratch_rel"] = (t.ivi_elbo - t.scratch_elbo) / t.scratch_elbo.abs()
+    return TableOutput(t, {"reductions": ctx.settings.reductions}, allow_nan=True)

@@ -145,7 +145,6 @@ class BenchSettings:
 
 @dataclass(frozen=True)
 class ClaimTolerances:
-    most_wins: float = 0.4  # "beat LDA on most documents": fraction >= paper - 0.4 (ACL 0.90)
     l1_ratio: float = 0.0  # ML error / baseline error <= 1 + this
     approx_rel: float = 0.25  # approximate / exact sampler L1 error <= 1 + this
     sign_p_rel: float = 0.1  # document's p vs the exact binomial p
