@@ -7,13 +7,31 @@ DR_LOG = f"{LOGS}/drift"
 DR_BENCH = f"{BENCH}/drift"
 DR_SYNTH_FIGS = ["fig2_2", "fig2_3"]
 DR_MONTHLY_FIGS = ["fig2_4", "fig2_5", "fig2_6", "fig2_7"]
-DR_FIGS = DR_SYNTH_FIGS + DR_MONTHLY_FIGS
-DR_TABLES = ["table2_1", "table2_2"]
+DR_TEXT_FIGS = ["fig2_8"]
+DR_FIGS = DR_SYNTH_FIGS + DR_MONTHLY_FIGS + DR_TEXT_FIGS
+DR_TABLES = ["table2_1", "table2_2", "table2_3", "table2_4"]
+DR_TEXT_KINDS = ["enron_text", "twitter_text", "bmf_text"]
+DR_TEXT_OF = {
+    "fig2_8": "enron_text",
+    "table2_3": "enron_text",
+    "table2_4": "twitter_text",
+}
 STUDY_FIGURES["drift"] = [f"{DR_OUT}/{f}.png" for f in DR_FIGS]
 DR_SOURCE = DR.get("network", {}).get("source", "enron_email")
 
 
+def dr_text_inputs(name):
+    k = DR_TEXT_OF[name]
+    return {
+        "data": f"{DR_OUT}/text_{k}_data.npz",
+        "fit": f"{DR_OUT}/text_{k}_fit.npz",
+        "recovery": f"{DR_OUT}/text_{k}_recovery.csv",
+    }
+
+
 def dr_figure_inputs(w):
+    if w.fig in DR_TEXT_OF:
+        return dr_text_inputs(w.fig)
     if w.fig in DR_SYNTH_FIGS:
         return {"matrices": f"{DR_OUT}/synth_matrices.npz"}
     return {
@@ -24,6 +42,8 @@ def dr_figure_inputs(w):
 
 
 def dr_table_inputs(w):
+    if w.table in DR_TEXT_OF:
+        return dr_text_inputs(w.table)
     if w.table == "table2_1":
         return {
             "synth_scores": f"{DR_OUT}/synth_scores.csv",
@@ -81,6 +101,49 @@ rule drift_synth_fit:
         io=lambda w, input, output: io_args(input, output),
     shell:
         "python -m latentlab drift synth_fit --params {params.json:q} {params.io} > {log} 2>&1"
+
+
+rule drift_text_data:
+    output:
+        **{k: f"{DR_OUT}/text_{k}_data.npz" for k in DR_TEXT_KINDS},
+    log:
+        f"{DR_LOG}/text_data.log",
+    benchmark:
+        f"{DR_BENCH}/text_data.tsv"
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=10,
+    params:
+        json=step_params("drift", "text_data"),
+        io=lambda w, input, output: io_args(input, output),
+    shell:
+        "python -m latentlab drift text_data --params {params.json:q} {params.io} > {log} 2>&1"
+
+
+rule drift_text_fit:
+    input:
+        data=f"{DR_OUT}/text_{{tds}}_data.npz",
+    output:
+        fit=f"{DR_OUT}/text_{{tds}}_fit.npz",
+        recovery=f"{DR_OUT}/text_{{tds}}_recovery.csv",
+        trace=f"{DR_OUT}/text_{{tds}}_trace.csv",
+        timing=f"{DR_OUT}/text_{{tds}}_timing.json",
+    log:
+        f"{DR_LOG}/text_fit_{{tds}}.log",
+    benchmark:
+        f"{DR_BENCH}/text_fit_{{tds}}.tsv"
+    wildcard_constraints:
+        tds="|".join(DR_TEXT_KINDS),
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=240,
+    params:
+        json=step_params("drift", "text_fit"),
+        io=lambda w, input, output: io_args(input, output, w),
+    shell:
+        "python -m latentlab drift text_fit --params {params.json:q} {params.io} > {log} 2>&1"
 
 
 rule drift_network:
@@ -142,7 +205,7 @@ rule drift_figure:
     benchmark:
         f"{DR_BENCH}/{{fig}}.tsv"
     wildcard_constraints:
-        fig="fig2_[2-7]",
+        fig="fig2_[2-8]",
     threads: 1
     resources:
         mem_mb=2000,
@@ -166,7 +229,7 @@ rule drift_table:
     benchmark:
         f"{DR_BENCH}/{{table}}.tsv"
     wildcard_constraints:
-        table="table2_[12]",
+        table="table2_[1-4]",
     threads: 1
     resources:
         mem_mb=1000,
@@ -181,6 +244,7 @@ rule drift_table:
 
 rule drift_claims:
     input:
+        **{f"recovery_{k}": f"{DR_OUT}/text_{k}_recovery.csv" for k in DR_TEXT_KINDS},
         synth_scores=f"{DR_OUT}/synth_scores.csv",
         recovery=f"{DR_OUT}/synth_recovery.csv",
         forecast=f"{DR_OUT}/monthly_forecast.csv",

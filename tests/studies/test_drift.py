@@ -139,3 +139,35 @@ def test_claims_tolerance_change_reruns_only_the_claims(tmp_path):
     after = _dry_run_commands(changed, tmp_path)
     differ = {re.search(r"latentlab drift (\S+)", c).group(1) for c in before ^ after}
     assert differ == {"claims"}, differ
+
+
+def test_text_steps_on_tiny_inputs(tmp_path):
+    """LFRM_LDA steps: data -> fit (wildcard tds) -> Table 2.3 / 2.4 / Fig 2.8."""
+    st = load_study("drift")
+    p = {"run": "t", "base_seed": 5, "threads": 1}
+    small = {"N": 8, "K": 2, "V": 30, "edge_len": 5, "node_len": 10}
+    td = {
+        "n_datasets": 1,
+        "enron_text": small,
+        "twitter_text": {**small, "link": "logistic", "node_docs": True, "edge_docs": False},
+        "bmf_text": {**small, "model": "bmf_lda", "link": "gaussian", "M": 6, "K2": 2},
+    }
+    data = {k: tmp_path / f"{k}.npz" for k in ("enron_text", "twitter_text", "bmf_text")}
+    st.execute("text_data", {**p, "text_data": td}, {}, data)
+    outs = {k: tmp_path / f"fit_{k}" for k in ("fit", "recovery", "trace", "timing")}
+    outs["fit"], outs["recovery"] = tmp_path / "fit.npz", tmp_path / "rec.csv"
+    fit = {"burnin": 3, "samples": 2}
+    for kind in ("twitter_text", "enron_text"):  # enron last: its outputs feed the table
+        st.execute("text_fit", {**p, "text_fit": fit}, {"data": [data[kind]]}, outs,
+                   {"tds": kind})  # fmt: skip
+    rec = pd.read_csv(outs["recovery"])
+    assert len(rec) == 2 and rec.acc_topic.between(0, 1).all()
+    ins = {"data": [data["enron_text"]], "fit": [outs["fit"]], "recovery": [outs["recovery"]]}
+    st.execute("table2_3", p, ins, {"csv": tmp_path / "t3.csv", "md": tmp_path / "t3.md"})
+    t = pd.read_csv(tmp_path / "t3.csv")
+    assert (t.source.str.startswith("paper")).sum() == 5 and len(t) == 7
+    st.execute("fig2_8", p, ins, {"png": tmp_path / "f8.png"})
+    assert (tmp_path / "f8.csv").exists()
+    bad = {**td, "bmf_text": {**td["bmf_text"], "K2": 0}}
+    with pytest.raises(ConfigError, match="bmf_text"):
+        st.execute("text_data", {**p, "text_data": bad}, {}, data)

@@ -111,3 +111,107 @@ def transition_counts(Z):
     return np.stack(
         [((prev == r) & (Z == s)).sum(axis=(0, 1)) for r in (0, 1) for s in (0, 1)], axis=1
     )
+
+
+# ------------------------------------------------------- LFRM_LDA / BMF_LDA (App. A)
+def lda_link_loglik(y, eta, link, sd):
+    """Same convention as ``lfrm_lda_kernels.link_loglik`` (0 logistic, 1 Poisson, 2 Gauss)."""
+    if link == 0:
+        return -np.logaddexp(0, -eta) if y > 0.5 else -np.logaddexp(0, eta)
+    if link == 1:
+        return y * eta - np.exp(eta)
+    return -0.5 * (y - eta) ** 2 / sd**2
+
+
+def lda_network_loglik(Y, O, Z, W, eps, link, sd):
+    E = (Z.astype(float) @ W @ Z.T.astype(float)) + eps
+    return sum(
+        lda_link_loglik(Y[i, j], E[i, j], link, sd)
+        for i in range(Y.shape[0])
+        for j in range(Y.shape[0])
+        if O[i, j]
+    )
+
+
+def lda_alphas(Z, snd, rcv, lam, gamma, alpha_plus):
+    """α^(d) by the formula of Eqs. 2.30 / 2.31, one document at a time."""
+    K = Z.shape[1]
+    A = np.zeros((len(snd), K))
+    for d in range(len(snd)):
+        for e, share in ((snd[d], gamma * lam[d]), (rcv[d], gamma * (1 - lam[d]))):
+            if e < 0:
+                continue
+            s = Z[e].sum()
+            A[d] += share * (Z[e] / s if s else np.full(K, 1.0 / K))
+        A[d] += (1 - gamma) / K
+    return alpha_plus * A
+
+
+def lda_polya_free(ndk, A):
+    from scipy.special import gammaln
+
+    return float(np.sum(np.where(ndk > 0, gammaln(ndk + A) - gammaln(A), 0.0)))
+
+
+def lda_token_sweep(ptr, w, t, ndk, nwk, nk, A, beta, u):
+    """Oracle of ``token_sweep`` (Eq. A.9), same uniforms; modifies its arguments."""
+    V, K = nwk.shape
+    for d in range(len(ptr) - 1):
+        for i in range(ptr[d], ptr[d + 1]):
+            k = t[i]
+            ndk[d, k] -= 1
+            nwk[w[i], k] -= 1
+            nk[k] -= 1
+            p = (ndk[d] + A[d]) * (nwk[w[i]] + beta) / (nk + V * beta)
+            c = np.cumsum(p)
+            k = min(int(np.searchsorted(c, u[i] * c[-1], side="right")), K - 1)
+            t[i] = k
+            ndk[d, k] += 1
+            nwk[w[i], k] += 1
+            nk[k] += 1
+
+
+def lda_z_sweep(Y, O, Z, W, eps, allowed, ndk, snd, rcv, lam, gamma, alpha_plus, logit_pi,
+                link, sd, u):  # fmt: skip
+    """Oracle of ``z_sweep``: the log-odds of Eq. A.10 from the full joint, recomputed."""
+    Z = Z.copy()
+    E, K = Z.shape
+    for e in range(E):
+        for k in range(K):
+            if not allowed[e, k]:
+                continue
+            lj = []
+            for z in (0, 1):
+                Z[e, k] = z
+                A = lda_alphas(Z, snd, rcv, lam, gamma, alpha_plus)
+                lj.append(
+                    lda_network_loglik(Y, O, Z, W, eps, link, sd)
+                    + z * logit_pi[k]
+                    + lda_polya_free(ndk, A)
+                )
+            x = lj[1] - lj[0]
+            Z[e, k] = int(u[e, k] < 1.0 / (1.0 + np.exp(-x)))
+    return Z
+
+
+def lda_mh_w(Y, O, Z, W, eps, free, prior, sigma_w, sigma_prop, link, sd, normals, uniforms):
+    W = W.copy()
+    K = W.shape[0]
+    for k in range(K):
+        for kk in range(K):
+            if not free[k, kk]:
+                continue
+            wn = W[k, kk] + sigma_prop * normals[k, kk]
+            if prior == 1 and wn <= 0:
+                continue
+            Wn = W.copy()
+            Wn[k, kk] = wn
+            if prior == 1:
+                lp = -(wn - W[k, kk]) / sigma_w
+            else:
+                lp = -0.5 * (wn**2 - W[k, kk] ** 2) / sigma_w**2
+            logr = lp + lda_network_loglik(Y, O, Z, Wn, eps, link, sd)
+            logr -= lda_network_loglik(Y, O, Z, W, eps, link, sd)
+            if np.log(uniforms[k, kk]) < logr:
+                W = Wn
+    return W

@@ -10,8 +10,9 @@ import numpy as np
 import pandas as pd
 
 from latentlab.bench import peak_rss_mb
+from latentlab.models.drift import lfrm_lda as lm
 from latentlab.models.drift.sampler import Data, init_state, run_chains, step
-from latentlab.models.drift.synthetic import drift_dataset
+from latentlab.models.drift.synthetic import drift_dataset, lfrm_lda_dataset
 
 from .fitting import hyper_of
 from .study import STUDY, BenchSettings
@@ -65,7 +66,42 @@ def bench(ctx):
         t[procs] = time.perf_counter() - t0
     rows.append({"case": "two_chains_1_process", **p, "seconds": t[1]})
     rows.append({"case": "two_chains_2_processes", **p, "seconds": t[2], "speedup": t[1] / t[2]})
+    rows += _lfrm_lda_rows(b, ctx)
     df = pd.DataFrame(rows)
     df["load_avg_1m"] = os.getloadavg()[0]
     df["peak_rss_mb"] = peak_rss_mb()
     df.to_csv(ctx.output("csv"), index=False)
+
+
+def _lfrm_lda_rows(b, ctx):
+    """LFRM_LDA sweeps per second (Appendix A.2: tokens, Z, W, ε, empirical Bayes,
+    re-alignment) on Enron-like text networks of ``bench.text_N`` nodes and
+    ``bench.text_K`` features (Poisson link, an edge document of ~30 tokens per edge)."""
+    rows = []
+    sweeps = b["sweeps"][0]
+    for N, K in zip(b["text_N"], b["text_K"], strict=True):
+        rng = np.random.default_rng(ctx.seed(4))
+        d = lfrm_lda_dataset(N, K, 500, "poisson", 1.5, -0.5, -1.5, 0.3, False, True, 0, 30,
+                             0.8, 0.6, 2.0, 0.05, 1.0, rng)  # fmt: skip
+        data = lm.TextNetwork(d["Y"], d["O"], d["ptr"], d["w"], d["snd"], d["rcv"], d["V"],
+                              d["allowed"])  # fmt: skip
+        hyper = lm.TextHyper(link="poisson")
+        rng = np.random.default_rng(ctx.seed(5))
+        st = lm.init_state(data, hyper, rng)
+        st, eta, _ = lm.step(st, data, hyper, rng)  # compile / warm up
+        t0 = time.perf_counter()
+        for _ in range(sweeps):
+            st, eta, _ = lm.step(st, data, hyper, rng, eta)
+        dt = (time.perf_counter() - t0) / sweeps
+        rows.append(
+            {
+                "case": "lfrm_lda_sweep",
+                "N": N,
+                "K": K,
+                "documents": data.D,
+                "tokens": len(data.w),
+                "seconds_per_sweep": dt,
+                "sweeps_per_s": 1.0 / dt,
+            }
+        )
+    return rows

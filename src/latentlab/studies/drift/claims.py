@@ -64,10 +64,26 @@ CLAIMS = [
     ),
     Claim(
         "C2.7",
-        where="Table 2.3 / Fig 2.8",
-        statement="LFRM_LDA recovers planted feature-topic associations (synthetic)",
-        paper_value="high recovery",
-        how="true",
+        where="Sec 2.7 / Tables 2.3-2.4 / Fig 2.8",
+        statement="LFRM_LDA / BMF_LDA recover planted feature-topic associations "
+        "(share of synthetic data sets where every planted feature passes)",
+        paper_value="share >= claims.text_share",
+        how="ge",
+        tolerance=0.0,
+        note="per planted feature: topic and actors matched to the same model feature, "
+        "Z accuracy >= claims.text_acc, topic L1 < claims.text_l1_ratio x the distance to "
+        "the nearest other planted topic; the document gives no number",
+    ),
+    Claim(
+        "C2.13",
+        where="Sec 2.7.2",
+        statement="topics are stable after burn-in; no feature swapping "
+        "(share of recorded samples whose topics match the planted ones as the posterior "
+        "mean does)",
+        paper_value=1.0,
+        how="ge",
+        tolerance=0.0,
+        note="document: 'we verified that feature swapping ... did not occur' (Enron)",
     ),
     Claim(
         "C2.8",
@@ -96,19 +112,19 @@ CLAIMS = [
     Claim(
         "C2.11",
         where="Table 2.3 / Fig 2.8",
-        statement="Enron LFRM_LDA topics (Management, "
-        "Fantasy Football, ...); 81/140 actors have 'meetings'",
-        paper_value="Table 2.3",
-        not_testable="the Enron email text (sent_items folders) is not in the mirror; "
-        "the brief classes it with private data",
+        statement="Enron LFRM_LDA topics (Management, Fantasy Football, Fuel, Meetings, "
+        "California Energy); 4.5 active features per person; 81/140 actors have 'meetings'",
+        paper_value="Table 2.3; 4.5; 81/140",
         dataset="enron text",
+        data_kind="real",
     ),
     Claim(
         "C2.12",
         where="Table 2.4",
         statement="Twitter emergency-management topics",
         paper_value="Table 2.4",
-        not_testable="HEROIC Twitter data are private",
+        not_testable="the HEROIC Twitter data (Spiro et al. 2011) are private; the "
+        "synthetic Table 2.4 analogue (node documents) is tested under C2.7",
         dataset="twitter",
     ),
 ]
@@ -215,9 +231,77 @@ def _(ctx):
     return NotRun("α / K⁺ traces are not written by this study's steps yet (no config runs it)")
 
 
+TEXT_KINDS = {
+    "enron_text": "synthetic LFRM_LDA (Poisson, edge documents)",
+    "twitter_text": "synthetic LFRM_LDA (logistic, diagonal W, node documents)",
+    "bmf_text": "synthetic BMF_LDA (Gaussian ratings, reviews)",
+}
+
+
 @STUDY.claim("C2.7")
 def _(ctx):
-    return NotRun("LFRM_LDA / BMF_LDA not implemented yet in this study (no config runs it)")
+    c = ctx.settings.claims
+    out = []
+    for kind, name in TEXT_KINDS.items():
+        rec = ctx.csv(f"recovery_{kind}")
+        ok = rec.groupby("dataset").apply(
+            lambda g: bool(
+                (g.model_feature == g.z_matched_feature).all()
+                and (g.acc_topic >= c.text_acc).all()
+                and (g.l1_ratio < c.text_l1_ratio).all()
+            ),
+            include_groups=False,
+        )
+        per = rec.groupby("dataset").agg(
+            association=("association", "first"),
+            min_acc=("acc_topic", "min"),
+            max_l1_ratio=("l1_ratio", "max"),
+        )
+        note = "; ".join(
+            f"set {d}: association {r.association:.2f}, min Z acc {r.min_acc:.3f}, "
+            f"max L1 ratio {r.max_l1_ratio:.3f}"
+            for d, r in per.iterrows()
+        )
+        out.append(
+            Measured(
+                float(ok.mean()),
+                dataset=name,
+                data_kind="synthetic",
+                paper_value=c.text_share,
+                note=note,
+            )
+        )
+    return out
+
+
+@STUDY.claim("C2.13")
+def _(ctx):
+    out = []
+    for kind, name in TEXT_KINDS.items():
+        rec = ctx.csv(f"recovery_{kind}")
+        per = rec.groupby("dataset").swap_share.first()
+        out.append(
+            Measured(
+                float(1.0 - per.mean()),
+                dataset=name,
+                data_kind="synthetic",
+                note="share of recorded samples with another topic matching, per data set: "
+                + ", ".join(f"{v:.2f}" for v in per.values),
+            )
+        )
+    return out
+
+
+@STUDY.claim("C2.11")
+def _(ctx):
+    return NotRun(
+        "the Enron email bodies (CMU Enron corpus, 'sent_items' folders) are public but not "
+        "in the data mirror, which holds only the Perry & Wolfe network with subject lines "
+        "(digest §7); no config of this repository downloads them, so no config runs it "
+        "(C2.7 tests the model on synthetic text networks instead)",
+        dataset="enron text",
+        data_kind="real",
+    )
 
 
 def _vs_baseline(ctx):

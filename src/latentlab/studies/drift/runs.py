@@ -252,3 +252,6 @@ def monthly_fit(ctx):
             }
         )
     )
+
+
+from . import text  # noqa: E402,F401  (LFRM_LDA steps: text_data, text_fit, tables 2.3/2.4, fig 2.8)
