@@ -33,6 +33,6 @@ done
 # the report over the studies that have a ledger
 mapfile -t done_studies < <(ls results/real/*/claims.csv | xargs -n1 dirname | xargs -n1 basename)
 list=$(IFS=,; echo "${done_studies[*]}")
-snakemake --cores "$cores" --configfile=config/real.yaml --config "studies=[$list]" \
-  results/real/REPORT.md
+snakemake --cores "$cores" --configfile=config/real.yaml results/real/REPORT.md \
+  --config "studies=[$list]"
 python scripts/publish_run.py --run-dir results/real
