@@ -264,3 +264,16 @@ def test_measured_overrides_and_not_testable_rows(tmp_path):
     assert list(df.statement) == ["s at T = 5", "s on P"]
     assert df["where"].iloc[0] == "Fig 1 left" and df["where"].iloc[1] == "w"
     assert str(df.paper_value.iloc[1]) == "0.5" and df.dataset.iloc[1] == "P"
+
+
+def test_job_threads_follow_the_scheduler(monkeypatch):
+    from latentlab.studies.shape import job_threads
+
+    monkeypatch.delenv("OMP_NUM_THREADS", raising=False)
+    assert job_threads(2) == 2
+    monkeypatch.setenv("OMP_NUM_THREADS", "1")  # snakemake --cores 1
+    assert job_threads(2) == 1
+    monkeypatch.setenv("OMP_NUM_THREADS", "8")  # never more than the config asks
+    assert job_threads(2) == 2
+    monkeypatch.setenv("OMP_NUM_THREADS", "")
+    assert job_threads(0) == 1

@@ -24,6 +24,7 @@ import dataclasses
 import importlib
 import json
 import logging
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -110,6 +111,14 @@ class StepContext:
             "provenance": provenance(),
             **extra,
         }
+
+
+def job_threads(configured: int) -> int:
+    """The config's ``threads``, capped by what the scheduler gave the job: Snakemake
+    exports a shell job's (capped) ``threads`` as ``OMP_NUM_THREADS``, so a run with
+    ``--cores 1`` or a cluster slot of one CPU is not oversubscribed by worker pools."""
+    given = os.environ.get("OMP_NUM_THREADS", "")
+    return max(1, min(configured, int(given))) if given.isdigit() else max(1, configured)
 
 
 @dataclass
@@ -274,7 +283,7 @@ class Study:
             settings=settings,
             run=str(params["run"]),
             base_seed=int(params["base_seed"]),
-            threads=int(params["threads"]),
+            threads=job_threads(int(params["threads"])),
             inputs={k: [Path(p) for p in v] for k, v in (inputs or {}).items()},
             outputs={k: Path(p) for k, p in (outputs or {}).items()},
             wildcards=dict(wildcards or {}),
