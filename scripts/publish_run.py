@@ -3,7 +3,7 @@ PUBLISHED.json, and the README's overview block; or check that all of it is curr
 
     python scripts/publish_run.py                  # after scripts/run_real.sh
     python scripts/publish_run.py --check          # what CI runs: exit 1 on any problem
-    python scripts/publish_run.py --stamp-commit C --stamp-config-sha256 H
+    python scripts/publish_run.py --stamp-commit C --stamp-config config/real.yaml
                                                    # outputs of a run made before the
                                                    # workflow recorded provenance
 """
@@ -17,7 +17,7 @@ from pathlib import Path
 
 from latentlab.bench_targets import write as write_bench_targets
 from latentlab.claims import publish
-from latentlab.provenance import COMMIT_ENV, source_commit
+from latentlab.provenance import COMMIT_ENV, config_sha256_from_files, source_commit
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -29,7 +29,13 @@ def main(argv=None) -> int:
     p.add_argument("--readme", default="README.md")
     p.add_argument("--check", action="store_true", help="only check; write nothing")
     p.add_argument("--stamp-commit")
-    p.add_argument("--stamp-config-sha256")
+    p.add_argument(
+        "--stamp-config",
+        nargs="+",
+        metavar="YAML",
+        help="the run's config files (their hash is stamped)",
+    )
+    p.add_argument("--stamp-schema", default="config/schema.yaml")
     a = p.parse_args(argv)
     run_dir = ROOT / a.run_dir
     readme = ROOT / a.readme
@@ -46,7 +52,12 @@ def main(argv=None) -> int:
         return 1 if problems else 0
     bench_root = Path(a.benchmarks) if a.benchmarks else ROOT / "benchmarks" / run_dir.name
     if a.stamp_commit:
-        n = publish.stamp_provenance(run_dir, a.stamp_commit, a.stamp_config_sha256 or "unknown")
+        sha = (
+            config_sha256_from_files(a.stamp_config, a.stamp_schema)
+            if a.stamp_config
+            else "unknown"
+        )
+        n = publish.stamp_provenance(run_dir, a.stamp_commit, sha)
         print(f"stamped provenance into {n} .meta.json files")
     for d in publish.study_dirs(run_dir):
         if (bench_root / d.name).is_dir():

@@ -32,6 +32,19 @@ def config_sha256(config: dict) -> str:
     return hashlib.sha256(blob).hexdigest()
 
 
+def config_sha256_from_files(paths: list[str | Path], schema: str | Path) -> str:
+    """:func:`config_sha256` of config files merged in order and validated against the
+    schema (its defaults filled in), as the workflow does at start-up."""
+    import yaml
+    from snakemake.utils import update_config, validate
+
+    cfg: dict = {}
+    for p in paths:
+        update_config(cfg, yaml.safe_load(Path(p).read_text()) or {})
+    validate(cfg, schema=str(schema))
+    return config_sha256(cfg)
+
+
 def source_commit(root: str | Path) -> str:
     """``git rev-parse HEAD`` of ``root`` with ``+dirty`` when the source has uncommitted
     changes; ``unknown`` outside a git checkout."""
