@@ -14,6 +14,9 @@ IWTM_FIGS = [
     "fig5_4",
     "fig6_1",
     "fig7_3",
+    "fig7_4",
+    "fig7_5",
+    "fig7_6",
 ]
 IWTM_TABLES = ["table4_1", "sec5_6_1", "table7_1"]
 
@@ -163,7 +166,44 @@ rule iwtm_figure67:
     log:
         f"{LOGS}/iwtm/{{fig}}.log",
     wildcard_constraints:
-        fig="fig[67]_[0-9]",
+        fig="fig6_[0-9]|fig7_[0-3]",
+    params:
+        json=lambda w: step_params("iwtm", w.fig),
+        io=lambda w, input, output: io_args(input, output),
+    shell:
+        "python -m latentlab iwtm {wildcards.fig} --params {params.json:q} {params.io} > {log} 2>&1"
+
+
+# ch. 7: active learning (Algorithm 2), IWTM (IVI) and LDA+KMEANS, margin vs random
+rule iwtm_active:
+    input:
+        data=f"{IWTM}/data/{{dataset}}.npz",
+    output:
+        csv=f"{IWTM}/active_{{dataset}}.csv",
+    log:
+        f"{LOGS}/iwtm/active_{{dataset}}.log",
+    benchmark:
+        f"{BENCH}/iwtm/active_{{dataset}}.tsv"
+    wildcard_constraints:
+        dataset="[A-Za-z0-9_]+",
+    threads: 1
+    params:
+        json=step_params("iwtm", "active"),
+        io=lambda w, input, output: io_args(input, output),
+    shell:
+        "python -m latentlab iwtm active --params {params.json:q} {params.io} > {log} 2>&1"
+
+
+rule iwtm_figure_active:
+    input:
+        active=expand(f"{IWTM}/active_{{ds}}.csv", ds=IWTM_DS),
+    output:
+        png=f"{IWTM}/{{fig}}.png",
+        csv=f"{IWTM}/{{fig}}.csv",
+    log:
+        f"{LOGS}/iwtm/{{fig}}.log",
+    wildcard_constraints:
+        fig="fig7_[4-6]",
     params:
         json=lambda w: step_params("iwtm", w.fig),
         io=lambda w, input, output: io_args(input, output),
@@ -210,6 +250,7 @@ rule iwtm_claims:
         svi=expand(f"{IWTM}/svi_{{ds}}.csv", ds=IWTM_DS),
         ivi=expand(f"{IWTM}/ivi_{{ds}}.csv", ds=IWTM_DS),
         ivi_trace=expand(f"{IWTM}/ivi_{{ds}}.trace.csv", ds=IWTM_DS),
+        active=expand(f"{IWTM}/active_{{ds}}.csv", ds=IWTM_DS),
     output:
         csv=f"{IWTM}/claims.csv",
     log:

@@ -43,6 +43,13 @@ def hik(A: np.ndarray, B: np.ndarray) -> np.ndarray:
 def hik_svm(Ftr, ytr, Fte, C_grid, folds, seed):
     """One-vs-rest SVC on the precomputed HIK; C by stratified k-fold CV on the training
     set only. Returns (predictions, chosen C)."""
+    clf, C = hik_svm_fit(Ftr, ytr, C_grid, folds, seed)
+    return clf.predict(hik(Fte, Ftr)), C
+
+
+def hik_svm_fit(Ftr, ytr, C_grid, folds, seed):
+    """The fitted one-vs-rest HIK SVC (kernel columns = the rows of ``Ftr``) and its C,
+    chosen by stratified k-fold CV (k = min(folds, smallest class))."""
     from sklearn.model_selection import StratifiedKFold
     from sklearn.multiclass import OneVsRestClassifier
     from sklearn.svm import SVC
@@ -60,8 +67,7 @@ def hik_svm(Ftr, ytr, Fte, C_grid, folds, seed):
                 acc.append((clf.predict(Ktr[np.ix_(b, a)]) == ytr[b]).mean())
             if np.mean(acc) > best[0]:
                 best = (float(np.mean(acc)), C)
-    clf = OneVsRestClassifier(SVC(kernel="precomputed", C=best[1])).fit(Ktr, ytr)
-    return clf.predict(hik(Fte, Ftr)), best[1]
+    return OneVsRestClassifier(SVC(kernel="precomputed", C=best[1])).fit(Ktr, ytr), best[1]
 
 
 def kmeans_codebook(X, K, n_iter, max_points, seed):

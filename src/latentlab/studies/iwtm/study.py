@@ -236,6 +236,57 @@ class IviCfg:
 
 
 @dataclass(frozen=True)
+class ActiveCfg:
+    """Figs 7.4-7.6 (Algorithm 2, Sec. 7.6): the pool is the first ``pool_per_class``
+    pool images of every class (the document: 1,300); the seed set is the first
+    ``seed_per_class`` of each class (65 = 5/class, so every class is labelled); each
+    round moves ``round_size`` documents from the pool to the labelled set, by margin
+    (``active``: the largest S = s_2 - s_1 of the SVM's top two class scores) or
+    uniformly (``random``), until ``max_labelled`` (the document does not state the end;
+    650 as in Sec. 7.4). The HIK SVM (C by CV) is retrained every round. IWTM: SVI with
+    rho = 0.5, |S| = half the current set, ``seed_iter`` iterations on the seed set, then
+    IVI per round (M' ``new_iter`` iterations, prune, EXTEND, ``round_iter`` iterations).
+    LDA+KMEANS at every K of ``lda_K``: a static codebook (``codebook``: K-means on the
+    seed set's descriptors, "fixed at the start of training", or on the whole pool), LDA
+    retrained on the labelled set every round. The margin is taken on the SVM's
+    one-vs-rest decision values (see ``active.py``). Accuracy on the fixed test set
+    (``test_max``: a seeded subsample, a reduction)."""
+
+    T: int = 25
+    pool_per_class: int = 100
+    seed_per_class: int = 5
+    round_size: int = 65
+    max_labelled: int = 650
+    seed_iter: int = 100
+    new_iter: int = 50
+    round_iter: int = 20
+    rho: float = 0.5
+    alpha0: float = 10.0
+    gamma: float = 10.0
+    prune_threshold: float = 1.0
+    n_corr: int = 200
+    lda_K: list[int] = field(default_factory=lambda: [62, 125, 250, 500, 1000, 2000, 4000])
+    codebook: str = "seed"
+    methods: list[str] = field(default_factory=lambda: ["active", "random"])
+    test_max: int | None = None
+    seeds: int = 1
+    seed_offset: int = 500
+
+
+@dataclass(frozen=True)
+class ActiveStepSettings:
+    """Settings of the active step (Figs 7.4-7.6); CAVI, LDA+KMEANS and SVM settings are
+    the ch. 5 sections' (K-means iterations/points, LDA iterations, C grid, folds)."""
+
+    active: ActiveCfg = field(default_factory=ActiveCfg)
+    desc_per_doc: int | None = None
+    cavi: CaviCfg = field(default_factory=CaviCfg)
+    kmeans_lda: KmeansLdaCfg = field(default_factory=KmeansLdaCfg)
+    svm: SvmCfg = field(default_factory=SvmCfg)
+    reductions: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
 class SviStepSettings:
     """Settings of the svi step (Fig 6.1); CAVI settings shared with ch. 5."""
 
