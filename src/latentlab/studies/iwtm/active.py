@@ -138,8 +138,10 @@ def run_loop(learner, labels, seed_docs, pool, test, a, svm, method, seed, log=p
     rows = []
     for rnd in range(10**6):
         t1 = time.perf_counter()
-        F_lab, F_oth = learner.features(labelled, np.concatenate([pool, test]))
-        F_pool, F_test = F_oth[: len(pool)], F_oth[len(pool) :]
+        # random selection never looks at the pool's features
+        scored = pool if method == "active" else pool[:0]
+        F_lab, F_oth = learner.features(labelled, np.concatenate([scored, test]))
+        F_pool, F_test = F_oth[: len(scored)], F_oth[len(scored) :]
         y = labels[labelled]
         clf, C = P.hik_svm_fit(F_lab, y, svm.C_grid, svm.folds, seed)
         acc = float((clf.predict(P.hik(F_test, F_lab)) == labels[test]).mean())
