@@ -355,3 +355,54 @@ def fig7_6(ctx):
     fig.suptitle(f"Fig 7.6: LDA+KMEANS active vs random selection per K ({_runs(df)})")
     fig.tight_layout()
     return FigureOutput(fig, cur, {"reductions": ctx.settings.reductions}, allow_nan=True)
+
+
+# ------------------------------------------------------------------ Fig 6.3 (SUN maps)
+@STUDY.figure("fig6_3", settings=FigSettings)
+def fig6_3(ctx):
+    """Fig 6.3: training images (when the set has pixels) with their per-patch MAP topics
+    and visual words (colours arbitrary, one per label); per-class accuracy of the two
+    SPM classifiers as the last panel."""
+    z = np.load(ctx.input("maps"))
+    acc = pd.read_csv(ctx.input("sun"))
+    n = int(z["n_show"])
+    fig, axes = plt.subplots(n + 1, 3, figsize=(10, 3.1 * (n + 1)), squeeze=False)
+    rng = np.random.default_rng(0)
+    colours = rng.random((4096, 3))
+    for i in range(n):
+        g = z[f"grid_{i}"]
+        H, W = int(g[:, 0].max()) + 1, int(g[:, 1].max()) + 1
+        if f"thumb_{i}" in z:
+            axes[i, 0].imshow(z[f"thumb_{i}"], cmap="gray")
+            axes[i, 0].set_title(f"training image {i + 1}", fontsize=9)
+        else:
+            axes[i, 0].text(0.5, 0.5, "synthetic document\n(no pixels)", ha="center",
+                            va="center")  # fmt: skip
+        panels = (("iwtm_topics", "IWTM MAP topics (Eq. 6.44)"),
+                  ("visual_words", "visual words (K-means)"))  # fmt: skip
+        for j, (key, title) in enumerate(panels, 1):
+            img = np.ones((H, W, 3))
+            img[g[:, 0], g[:, 1]] = colours[z[f"{key}_{i}"] % len(colours)]
+            axes[i, j].imshow(img, interpolation="nearest")
+            axes[i, j].set_title(f"{title}: {len(np.unique(z[f'{key}_{i}']))} labels",
+                                 fontsize=9)  # fmt: skip
+        for ax in axes[i]:
+            ax.set_xticks([])
+            ax.set_yticks([])
+    a = acc.groupby("class_name")[["acc_vw", "acc_topic"]].mean().sort_values("acc_vw")
+    ax = axes[n, 0]
+    gs = ax.get_gridspec()
+    for b in axes[n]:
+        b.remove()
+    ax = fig.add_subplot(gs[n, :])
+    x = np.arange(len(a))
+    ax.bar(x - 0.2, 100 * a.acc_vw, 0.4, label="SPM on visual words")
+    ax.bar(x + 0.2, 100 * a.acc_topic, 0.4, label="SPM on IWTM MAP topics")
+    ax.set_xticks(x, a.index, rotation=60, ha="right", fontsize=7)
+    ax.set_ylabel("per-class test accuracy (%)")
+    ax.legend(fontsize=8)
+    d = acc.dataset.iloc[0]
+    fig.suptitle(f"Fig 6.3: topic vs visual-word maps and per-class accuracy ({d}, "
+                 f"{acc.data_kind.iloc[0]})")  # fmt: skip
+    fig.tight_layout()
+    return FigureOutput(fig, a.reset_index(), {"reductions": ctx.settings.reductions})

@@ -48,13 +48,17 @@ def hik_svm(Ftr, ytr, Fte, C_grid, folds, seed):
 
 
 def hik_svm_fit(Ftr, ytr, C_grid, folds, seed):
-    """The fitted one-vs-rest HIK SVC (kernel columns = the rows of ``Ftr``) and its C,
-    chosen by stratified k-fold CV (k = min(folds, smallest class))."""
+    """The fitted one-vs-rest HIK SVC (kernel columns = the rows of ``Ftr``) and its C."""
+    return kernel_svm_fit(hik(Ftr, Ftr), ytr, C_grid, folds, seed)
+
+
+def kernel_svm_fit(Ktr, ytr, C_grid, folds, seed):
+    """One-vs-rest SVC on a precomputed training kernel; C by stratified k-fold CV on the
+    training set (k = min(folds, smallest class); no CV below 2: the first C)."""
     from sklearn.model_selection import StratifiedKFold
     from sklearn.multiclass import OneVsRestClassifier
     from sklearn.svm import SVC
 
-    Ktr = hik(Ftr, Ftr)
     k = min(folds, int(np.bincount(ytr).min()))
     best = (-1.0, C_grid[0])
     if k >= 2:

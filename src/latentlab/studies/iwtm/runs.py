@@ -425,3 +425,4 @@ def _onehot(B, used):
 from . import active as _active  # noqa: E402, F401
 from . import incremental as _incremental  # noqa: E402, F401
 from . import semi as _semi  # noqa: E402, F401
+from . import sun as _sun  # noqa: E402, F401

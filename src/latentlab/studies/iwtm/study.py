@@ -287,6 +287,86 @@ class ActiveStepSettings:
 
 
 @dataclass(frozen=True)
+class Sun397Cfg:
+    """The public SUN397 release and its official partitions (10 train/test splits of 50 +
+    50 images per class). MD5s as published in torchvision.datasets.SUN397 (null: no MD5
+    check; the record then rests on the count checks: 397 classes, 19,850 lines in every
+    partition file, every listed image present)."""
+
+    url: str = "http://vision.princeton.edu/projects/2010/SUN/SUN397.tar.gz"
+    md5: str | None = "8ca2778205c41d23104230ba66911c7a"
+    partitions_url: str = "https://vision.princeton.edu/projects/2010/SUN/download/Partitions.zip"
+    partitions_md5: str | None = "29a205c0a0129d21f36cbecfefe81881"
+
+
+@dataclass(frozen=True)
+class Sun397FetchSettings:
+    sun397: Sun397Cfg = field(default_factory=Sun397Cfg)
+
+
+@dataclass(frozen=True)
+class SunDataCfg:
+    """SUN-protocol images (Sec. 6.5): ``train_per_class`` + ``test_per_class`` per class
+    (SUN397: from official partition ``partition``; 15-Scene: seeded). HOG2x2-like: the
+    project's dense HOG (``latentlab.data.parsers.scene15.dense_hog``), cells of ``cell``
+    px, 2 x 2 cells concatenated every ``cell`` px, ``bins`` unsigned orientations (31 ->
+    124-d as the document's HOG2x2; Xiao et al.'s 31 are 18 signed + 9 unsigned + 4
+    texture features, ours are 31 orientation bins, L2-Hys); images downsized so the
+    largest side is <= ``max_dim`` (no upscaling). ``n_show`` thumbnails for Fig 6.3."""
+
+    train_per_class: int = 5
+    test_per_class: int = 50
+    partition: int = 1
+    cell: int = 8
+    bins: int = 31
+    max_dim: int = 640
+    n_show: int = 3
+    thumb: int = 96
+    seed_offset: int = 600
+
+
+@dataclass(frozen=True)
+class SunDataSettings:
+    sun_data: SunDataCfg = field(default_factory=SunDataCfg)
+
+
+@dataclass(frozen=True)
+class SunCfg:
+    """The SUN protocol (Sec. 6.5; Fig 6.3): ``dataset`` sun397 | scene15 (stand-in) |
+    syn_iwtm (smoke); K = 300 visual words (K-means ``kmeans_iter`` iterations on at most
+    ``kmeans_points`` training descriptors) vs IWTM T = 100 MAP topics (SVI rho = 0.1,
+    |S| = rho N_doc, round(passes / rho) iterations; the document does not state the
+    iterations: 50 passes as Fig 6.1), each through a ``levels``-level spatial-pyramid HIK
+    SVM (levels normalised by their mean, equal weights; C by CV). gamma = alpha0 = 10 as
+    ch. 6; the other IWTM settings are the ``cavi`` section's. ``train_per_class`` /
+    ``test_per_class`` only for syn_iwtm (images: the ``sun_data`` section)."""
+
+    dataset: str = "sun397"
+    K: int = 300
+    T: int = 100
+    rho: float = 0.1
+    passes: int = 50
+    levels: int = 3
+    alpha0: float = 10.0
+    gamma: float = 10.0
+    kmeans_iter: int = 20
+    kmeans_points: int | None = None
+    train_per_class: int = 5
+    test_per_class: int = 50
+    n_show: int = 3
+    seeds: int = 1
+    seed_offset: int = 700
+
+
+@dataclass(frozen=True)
+class SunSettings:
+    sun: SunCfg = field(default_factory=SunCfg)
+    cavi: CaviCfg = field(default_factory=CaviCfg)
+    svm: SvmCfg = field(default_factory=SvmCfg)
+    reductions: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
 class SviStepSettings:
     """Settings of the svi step (Fig 6.1); CAVI settings shared with ch. 5."""
 
