@@ -236,7 +236,8 @@ def sun_data(ctx):
         kind = "real"
     else:
         raise ConfigError("iwtm.sun.dataset", f"unknown image set {name!r}")
-    jobs = [(str(folder / r), s.max_dim, s.cell, s.cell, s.bins, s.thumb if i < s.n_show else 0)
+    show = set([i for i, (_, _, t) in enumerate(pick) if t == 0][: s.n_show])  # training
+    jobs = [(str(folder / r), s.max_dim, s.cell, s.cell, s.bins, s.thumb if i in show else 0)
             for i, (_, r, _) in enumerate(pick)]  # fmt: skip
     t0 = time.perf_counter()
     with Pool(max(1, ctx.threads)) as pool:
