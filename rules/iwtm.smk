@@ -13,7 +13,11 @@ IWTM_FIGS = [
     "fig5_3",
     "fig5_4",
     "fig6_1",
+    "fig6_3",
     "fig7_3",
+    "fig7_4",
+    "fig7_5",
+    "fig7_6",
 ]
 IWTM_TABLES = ["table4_1", "sec5_6_1", "table7_1"]
 
@@ -163,12 +167,132 @@ rule iwtm_figure67:
     log:
         f"{LOGS}/iwtm/{{fig}}.log",
     wildcard_constraints:
-        fig="fig[67]_[0-9]",
+        fig="fig6_[0-2]|fig7_[0-3]",
     params:
         json=lambda w: step_params("iwtm", w.fig),
         io=lambda w, input, output: io_args(input, output),
     shell:
         "python -m latentlab iwtm {wildcards.fig} --params {params.json:q} {params.io} > {log} 2>&1"
+
+
+# ch. 7: active learning (Algorithm 2), IWTM (IVI) and LDA+KMEANS, margin vs random
+rule iwtm_active:
+    input:
+        data=f"{IWTM}/data/{{dataset}}.npz",
+    output:
+        csv=f"{IWTM}/active_{{dataset}}.csv",
+    log:
+        f"{LOGS}/iwtm/active_{{dataset}}.log",
+    benchmark:
+        f"{BENCH}/iwtm/active_{{dataset}}.tsv"
+    wildcard_constraints:
+        dataset="[A-Za-z0-9_]+",
+    threads: 1
+    params:
+        json=step_params("iwtm", "active"),
+        io=lambda w, input, output: io_args(input, output),
+    shell:
+        "python -m latentlab iwtm active --params {params.json:q} {params.io} > {log} 2>&1"
+
+
+rule iwtm_figure_active:
+    input:
+        active=expand(f"{IWTM}/active_{{ds}}.csv", ds=IWTM_DS),
+    output:
+        png=f"{IWTM}/{{fig}}.png",
+        csv=f"{IWTM}/{{fig}}.csv",
+    log:
+        f"{LOGS}/iwtm/{{fig}}.log",
+    wildcard_constraints:
+        fig="fig7_[4-6]",
+    params:
+        json=lambda w: step_params("iwtm", w.fig),
+        io=lambda w, input, output: io_args(input, output),
+    shell:
+        "python -m latentlab iwtm {wildcards.fig} --params {params.json:q} {params.io} > {log} 2>&1"
+
+
+# Sec. 6.5 / Fig 6.3: the SUN protocol. iwtm.sun.dataset: sun397 (download target,
+# paper), scene15 (the stand-in, real) or syn_iwtm (smoke).
+SUN_DS = IWTM_CFG.get("sun", {}).get("dataset", "sun397")
+
+
+rule iwtm_sun397_fetch:
+    output:
+        record=f"{RESOURCES}/sun397/fetched.json",
+    log:
+        f"{LOGS}/iwtm/sun397_fetch.log",
+    threads: 1
+    params:
+        json=step_params("iwtm", "sun397_fetch"),
+        io=lambda w, input, output: io_args(input, output),
+    shell:
+        "python -m latentlab iwtm sun397_fetch --params {params.json:q} {params.io} > {log} 2>&1"
+
+
+def iwtm_sun_fetched(w):
+    if w.sunset == "sun397":
+        return {"fetched": f"{RESOURCES}/sun397/fetched.json"}
+    return {"fetched": f"{RESOURCES}/.fetched/scene15.json"}
+
+
+rule iwtm_sun_data:
+    input:
+        unpack(iwtm_sun_fetched),
+    output:
+        npz=f"{IWTM}/sun/{{sunset}}.npz",
+        meta=f"{IWTM}/sun/{{sunset}}.json",
+    log:
+        f"{LOGS}/iwtm/sun_data_{{sunset}}.log",
+    wildcard_constraints:
+        sunset="sun397|scene15",
+    threads: THREADS
+    params:
+        json=step_params("iwtm", "sun_data"),
+        io=lambda w, input, output: io_args(input, output, w),
+    shell:
+        "python -m latentlab iwtm sun_data --params {params.json:q} {params.io} > {log} 2>&1"
+
+
+def iwtm_sun_input(w):
+    if SUN_DS == "syn_iwtm":
+        return {"data": f"{IWTM}/data/syn_iwtm.npz"}
+    return {"data": f"{IWTM}/sun/{SUN_DS}.npz"}
+
+
+rule iwtm_sun:
+    input:
+        unpack(iwtm_sun_input),
+    output:
+        csv=f"{IWTM}/sun_{SUN_DS}.csv",
+        metrics=f"{IWTM}/sun_{SUN_DS}.metrics.csv",
+        maps=f"{IWTM}/sun_{SUN_DS}.maps.npz",
+    log:
+        f"{LOGS}/iwtm/sun_{SUN_DS}.log",
+    benchmark:
+        f"{BENCH}/iwtm/sun_{SUN_DS}.tsv"
+    threads: 1
+    params:
+        json=step_params("iwtm", "sun"),
+        io=lambda w, input, output: io_args(input, output),
+    shell:
+        "python -m latentlab iwtm sun --params {params.json:q} {params.io} > {log} 2>&1"
+
+
+rule iwtm_figure_sun:
+    input:
+        sun=f"{IWTM}/sun_{SUN_DS}.csv",
+        maps=f"{IWTM}/sun_{SUN_DS}.maps.npz",
+    output:
+        png=f"{IWTM}/fig6_3.png",
+        csv=f"{IWTM}/fig6_3.csv",
+    log:
+        f"{LOGS}/iwtm/fig6_3.log",
+    params:
+        json=step_params("iwtm", "fig6_3"),
+        io=lambda w, input, output: io_args(input, output),
+    shell:
+        "python -m latentlab iwtm fig6_3 --params {params.json:q} {params.io} > {log} 2>&1"
 
 
 rule iwtm_table67:
@@ -210,6 +334,9 @@ rule iwtm_claims:
         svi=expand(f"{IWTM}/svi_{{ds}}.csv", ds=IWTM_DS),
         ivi=expand(f"{IWTM}/ivi_{{ds}}.csv", ds=IWTM_DS),
         ivi_trace=expand(f"{IWTM}/ivi_{{ds}}.trace.csv", ds=IWTM_DS),
+        active=expand(f"{IWTM}/active_{{ds}}.csv", ds=IWTM_DS),
+        sun=f"{IWTM}/sun_{SUN_DS}.metrics.csv",
+        sun_class=f"{IWTM}/sun_{SUN_DS}.csv",
     output:
         csv=f"{IWTM}/claims.csv",
     log:

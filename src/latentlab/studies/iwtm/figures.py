@@ -257,3 +257,152 @@ def fig7_3(ctx):
     fig.tight_layout()
     return FigureOutput(fig, pd.DataFrame(rows), {"reductions": ctx.settings.reductions},
                         allow_nan=True)  # fmt: skip
+
+
+# ------------------------------------------------------------- Figs 7.4-7.6 (active)
+def _curves(df):
+    """Mean and sd over seeds of accuracy (%) and model size per (model, K, method, n)."""
+    g = df.assign(acc=100 * df.acc, K=df.K.fillna(-1)).groupby(
+        ["dataset", "model", "K", "method", "n_labelled"]
+    )
+    out = g.agg(acc=("acc", "mean"), acc_sd=("acc", "std"), size=("size", "mean"),
+                size_sd=("size", "std"), runs=("acc", "size")).reset_index()  # fmt: skip
+    out["K"] = out.K.replace(-1, np.nan)
+    return out
+
+
+def _band(ax, g, label, **kw):
+    line = ax.plot(g.n_labelled, g.acc, marker="o", ms=3, label=label, **kw)[0]
+    sd = g.acc_sd.fillna(0)
+    ax.fill_between(g.n_labelled, g.acc - sd, g.acc + sd, color=line.get_color(), alpha=0.15)
+
+
+def _runs(df):
+    return f"mean ± sd of {df.seed.nunique()} run(s)"
+
+
+@STUDY.figure("fig7_4", settings=FigSettings)
+def fig7_4(ctx):
+    """Fig 7.4: IWTM test accuracy vs number of labelled documents, active (margin) vs
+    random selection (mean ± sd over seeds)."""
+    df = _concat(ctx, "active")
+    cur = _curves(df[df.model == "IWTM"])
+    ds = sorted(cur.dataset.unique())
+    fig, axes = plt.subplots(1, len(ds), figsize=(6 * len(ds), 4.2), squeeze=False)
+    for ax, d in zip(axes[0], ds, strict=True):
+        for method, g in cur[cur.dataset == d].groupby("method"):
+            _band(ax, g, f"IWTM {method}")
+        ax.set_xlabel("labelled training documents")
+        ax.set_ylabel("test accuracy (%)")
+        ax.set_title(f"{d}", fontsize=9)
+        ax.legend(fontsize=8)
+    fig.suptitle(f"Fig 7.4: active learning vs random selection, IWTM ({_runs(df)})")
+    fig.tight_layout()
+    return FigureOutput(fig, cur, {"reductions": ctx.settings.reductions}, allow_nan=True)
+
+
+@STUDY.figure("fig7_5", settings=FigSettings)
+def fig7_5(ctx):
+    """Fig 7.5: (a) active-learning accuracy, IWTM vs LDA+KMEANS at every K; (b) IWTM's
+    clusters in use vs training size."""
+    df = _concat(ctx, "active")
+    cur = _curves(df[df.method == "active"])
+    ds = sorted(cur.dataset.unique())
+    fig, axes = plt.subplots(len(ds), 2, figsize=(12, 4.4 * len(ds)), squeeze=False)
+    for a, d in enumerate(ds):
+        c = cur[cur.dataset == d]
+        lda = c[c.model == "LDA_KMEANS"]
+        cmap = plt.get_cmap("viridis", max(2, lda.K.nunique()))
+        for i, (K, g) in enumerate(lda.groupby("K")):
+            axes[a, 0].plot(g.n_labelled, g.acc, marker=".", color=cmap(i), lw=1,
+                            label=f"LDA K = {int(K)}")  # fmt: skip
+        iw = c[c.model == "IWTM"]
+        _band(axes[a, 0], iw, "IWTM", color="crimson", lw=2.2)
+        axes[a, 0].set_xlabel("labelled training documents")
+        axes[a, 0].set_ylabel("test accuracy (%)")
+        axes[a, 0].set_title(f"(a) {d}: active learning, IWTM vs LDA+KMEANS", fontsize=9)
+        axes[a, 0].legend(fontsize=7, ncol=2)
+        for method, g in _curves(df[(df.model == "IWTM") & (df.dataset == d)]).groupby("method"):
+            axes[a, 1].errorbar(g.n_labelled, g["size"], yerr=g.size_sd.fillna(0), marker="o",
+                                ms=3, capsize=2, label=f"IWTM {method}")  # fmt: skip
+        axes[a, 1].set_xlabel("labelled training documents")
+        axes[a, 1].set_ylabel("clusters with n_c >= 1")
+        axes[a, 1].set_title(f"(b) {d}: IWTM's number of clusters", fontsize=9)
+        axes[a, 1].legend(fontsize=8)
+    fig.suptitle(f"Fig 7.5: active learning, IWTM vs LDA+KMEANS ({_runs(df)})")
+    fig.tight_layout()
+    return FigureOutput(fig, cur, {"reductions": ctx.settings.reductions}, allow_nan=True)
+
+
+@STUDY.figure("fig7_6", settings=FigSettings)
+def fig7_6(ctx):
+    """Fig 7.6: LDA+KMEANS active vs random selection, one panel per vocabulary size K."""
+    df = _concat(ctx, "active")
+    cur = _curves(df[df.model == "LDA_KMEANS"])
+    keys = sorted({(d, int(K)) for d, K in zip(cur.dataset, cur.K, strict=True)})
+    ncol = min(4, len(keys))
+    nrow = -(-len(keys) // ncol)
+    fig, axes = plt.subplots(nrow, ncol, figsize=(4 * ncol, 3.4 * nrow), squeeze=False)
+    for ax, (d, K) in zip(axes.flat, keys, strict=False):
+        for method, g in cur[(cur.dataset == d) & (cur.K == K)].groupby("method"):
+            _band(ax, g, method)
+        ax.set_title(f"{d}, K = {K}", fontsize=9)
+        ax.set_xlabel("labelled training documents")
+        ax.set_ylabel("test accuracy (%)")
+        ax.legend(fontsize=7)
+    for ax in list(axes.flat)[len(keys) :]:
+        ax.axis("off")
+    fig.suptitle(f"Fig 7.6: LDA+KMEANS active vs random selection per K ({_runs(df)})")
+    fig.tight_layout()
+    return FigureOutput(fig, cur, {"reductions": ctx.settings.reductions}, allow_nan=True)
+
+
+# ------------------------------------------------------------------ Fig 6.3 (SUN maps)
+@STUDY.figure("fig6_3", settings=FigSettings)
+def fig6_3(ctx):
+    """Fig 6.3: training images (when the set has pixels) with their per-patch MAP topics
+    and visual words (colours arbitrary, one per label); per-class accuracy of the two
+    SPM classifiers as the last panel."""
+    z = np.load(ctx.input("maps"))
+    acc = pd.read_csv(ctx.input("sun"))
+    n = int(z["n_show"])
+    fig, axes = plt.subplots(n + 1, 3, figsize=(10, 3.1 * (n + 1)), squeeze=False)
+    rng = np.random.default_rng(0)
+    colours = rng.random((4096, 3))
+    for i in range(n):
+        g = z[f"grid_{i}"]
+        H, W = int(g[:, 0].max()) + 1, int(g[:, 1].max()) + 1
+        if f"thumb_{i}" in z:
+            axes[i, 0].imshow(z[f"thumb_{i}"], cmap="gray")
+            axes[i, 0].set_title(f"training image {i + 1}", fontsize=9)
+        else:
+            axes[i, 0].text(0.5, 0.5, "synthetic document\n(no pixels)", ha="center",
+                            va="center")  # fmt: skip
+        panels = (("iwtm_topics", "IWTM MAP topics (Eq. 6.44)"),
+                  ("visual_words", "visual words (K-means)"))  # fmt: skip
+        for j, (key, title) in enumerate(panels, 1):
+            img = np.ones((H, W, 3))
+            img[g[:, 0], g[:, 1]] = colours[z[f"{key}_{i}"] % len(colours)]
+            axes[i, j].imshow(img, interpolation="nearest")
+            axes[i, j].set_title(f"{title}: {len(np.unique(z[f'{key}_{i}']))} labels",
+                                 fontsize=9)  # fmt: skip
+        for ax in axes[i]:
+            ax.set_xticks([])
+            ax.set_yticks([])
+    a = acc.groupby("class_name")[["acc_vw", "acc_topic"]].mean().sort_values("acc_vw")
+    ax = axes[n, 0]
+    gs = ax.get_gridspec()
+    for b in axes[n]:
+        b.remove()
+    ax = fig.add_subplot(gs[n, :])
+    x = np.arange(len(a))
+    ax.bar(x - 0.2, 100 * a.acc_vw, 0.4, label="SPM on visual words")
+    ax.bar(x + 0.2, 100 * a.acc_topic, 0.4, label="SPM on IWTM MAP topics")
+    ax.set_xticks(x, a.index, rotation=60, ha="right", fontsize=7)
+    ax.set_ylabel("per-class test accuracy (%)")
+    ax.legend(fontsize=8)
+    d = acc.dataset.iloc[0]
+    fig.suptitle(f"Fig 6.3: topic vs visual-word maps and per-class accuracy ({d}, "
+                 f"{acc.data_kind.iloc[0]})")  # fmt: skip
+    fig.tight_layout()
+    return FigureOutput(fig, a.reset_index(), {"reductions": ctx.settings.reductions})

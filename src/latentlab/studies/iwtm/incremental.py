@@ -11,7 +11,7 @@ import time
 import numpy as np
 import pandas as pd
 
-from latentlab.errors import ConfigError
+from latentlab.errors import ConfigError, DataError
 from latentlab.models.iwtm.cavi import CaviSettings
 from latentlab.models.iwtm.ivi import corr_docs, extend, prune
 from latentlab.models.iwtm.normal_gamma import NGPrior
@@ -118,22 +118,14 @@ def ivi(ctx):
             row = dict(dataset=meta["dataset"], seed=r, per_class=n, n_docs=len(docs))
             if k > 0:
                 new = order[sizes[k - 1] * n_cls : n * n_cls]
-                Xn, ipn = _sub(z, new)
                 # IVI: model the new images alone, prune both, EXTEND, train on the union
                 m, _ = models["IVI"]
                 t0 = time.perf_counter()
-                m2 = IWTMSvi(cs, prior, sv, seed=ctx.seed(s.seed_offset, 1000 * (r + 1) + k))
-                m2.fit(Xn, ipn, s.new_iter)
-                before = m.n_used()
-                prune(m, s.prune_threshold)
-                prune(m2, s.prune_threshold)
-                cd = corr_docs(len(docs), s.n_corr, rng)
-                Xc, ipc = _sub(z, docs[cd])
-                t_corr = time.perf_counter()
-                extend(m, m2, m.transform(Xc, ipc), m2.transform(Xc, ipc))
-                row["ivi_extend_clusters"] = int(m.n_used())
-                row["ivi_before_clusters"] = int(before)
-                row["corr_s"] = time.perf_counter() - t_corr
+                g = ivi_grow(m, z, docs, new, s, seed=ctx.seed(s.seed_offset, 1000 * (r + 1) + k),
+                             rng=rng)  # fmt: skip
+                row["ivi_extend_clusters"] = g["after"]
+                row["ivi_before_clusters"] = g["before"]
+                row["corr_s"] = g["corr_s"]
                 m.fit(X, ip, s.round_iter, snapshots=_every(s.round_iter, s.elbo_every),
                       label=f"round {k}")  # fmt: skip
                 row["ivi_s"] = time.perf_counter() - t0
@@ -169,6 +161,27 @@ def ivi(ctx):
                                   elbo=el.get((h["label"], h["iteration"]), np.nan)))  # fmt: skip
     pd.DataFrame(trace).to_csv(ctx.output("trace"), index=False)
     pd.DataFrame(table).to_csv(ctx.output("csv"), index=False)
+
+
+def ivi_grow(m, z, docs, new, s, seed, rng) -> dict:
+    """IVI's growth step (Sec. 7.3) in place on the SVI model ``m``: a model M' of the
+    ``new`` documents alone (``s.new_iter`` iterations, m's settings and prior), both
+    pruned (``s.prune_threshold``), EXTEND with topics matched on ``s.n_corr`` of ``docs``
+    (the grown set). ``m`` is then to be trained on ``docs``. Returns clusters in use
+    before and after, and the seconds of the matching and concatenation."""
+    if len(new) == 0:
+        raise DataError("iwtm ivi extend", "EXTEND called with no new documents")
+    Xn, ipn = _sub(z, new)
+    m2 = IWTMSvi(m.s, m.prior, m.svi, seed=seed)
+    m2.fit(Xn, ipn, s.new_iter)
+    before = m.n_used()
+    prune(m, s.prune_threshold)
+    prune(m2, s.prune_threshold)
+    cd = corr_docs(len(docs), s.n_corr, rng)
+    Xc, ipc = _sub(z, docs[cd])
+    t0 = time.perf_counter()
+    extend(m, m2, m.transform(Xc, ipc), m2.transform(Xc, ipc))
+    return {"before": int(before), "after": int(m.n_used()), "corr_s": time.perf_counter() - t0}
 
 
 def _every(n_iter, every):

@@ -43,11 +43,22 @@ def hik(A: np.ndarray, B: np.ndarray) -> np.ndarray:
 def hik_svm(Ftr, ytr, Fte, C_grid, folds, seed):
     """One-vs-rest SVC on the precomputed HIK; C by stratified k-fold CV on the training
     set only. Returns (predictions, chosen C)."""
+    clf, C = hik_svm_fit(Ftr, ytr, C_grid, folds, seed)
+    return clf.predict(hik(Fte, Ftr)), C
+
+
+def hik_svm_fit(Ftr, ytr, C_grid, folds, seed):
+    """The fitted one-vs-rest HIK SVC (kernel columns = the rows of ``Ftr``) and its C."""
+    return kernel_svm_fit(hik(Ftr, Ftr), ytr, C_grid, folds, seed)
+
+
+def kernel_svm_fit(Ktr, ytr, C_grid, folds, seed):
+    """One-vs-rest SVC on a precomputed training kernel; C by stratified k-fold CV on the
+    training set (k = min(folds, smallest class); no CV below 2: the first C)."""
     from sklearn.model_selection import StratifiedKFold
     from sklearn.multiclass import OneVsRestClassifier
     from sklearn.svm import SVC
 
-    Ktr = hik(Ftr, Ftr)
     k = min(folds, int(np.bincount(ytr).min()))
     best = (-1.0, C_grid[0])
     if k >= 2:
@@ -60,8 +71,7 @@ def hik_svm(Ftr, ytr, Fte, C_grid, folds, seed):
                 acc.append((clf.predict(Ktr[np.ix_(b, a)]) == ytr[b]).mean())
             if np.mean(acc) > best[0]:
                 best = (float(np.mean(acc)), C)
-    clf = OneVsRestClassifier(SVC(kernel="precomputed", C=best[1])).fit(Ktr, ytr)
-    return clf.predict(hik(Fte, Ftr)), best[1]
+    return OneVsRestClassifier(SVC(kernel="precomputed", C=best[1])).fit(Ktr, ytr), best[1]
 
 
 def kmeans_codebook(X, K, n_iter, max_points, seed):

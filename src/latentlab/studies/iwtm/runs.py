@@ -422,5 +422,7 @@ def _onehot(B, used):
 
 # Fig 5.4's and chs. 6-7's steps live in their own modules; importing them here registers
 # them (the shape imports the fixed part names only).
+from . import active as _active  # noqa: E402, F401
 from . import incremental as _incremental  # noqa: E402, F401
 from . import semi as _semi  # noqa: E402, F401
+from . import sun as _sun  # noqa: E402, F401

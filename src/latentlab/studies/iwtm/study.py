@@ -236,6 +236,137 @@ class IviCfg:
 
 
 @dataclass(frozen=True)
+class ActiveCfg:
+    """Figs 7.4-7.6 (Algorithm 2, Sec. 7.6): the pool is the first ``pool_per_class``
+    pool images of every class (the document: 1,300); the seed set is the first
+    ``seed_per_class`` of each class (65 = 5/class, so every class is labelled); each
+    round moves ``round_size`` documents from the pool to the labelled set, by margin
+    (``active``: the largest S = s_2 - s_1 of the SVM's top two class scores) or
+    uniformly (``random``), until ``max_labelled`` (the document does not state the end;
+    650 as in Sec. 7.4). The HIK SVM (C by CV) is retrained every round. IWTM: SVI with
+    rho = 0.5, |S| = half the current set, ``seed_iter`` iterations on the seed set, then
+    IVI per round (M' ``new_iter`` iterations, prune, EXTEND, ``round_iter`` iterations).
+    LDA+KMEANS at every K of ``lda_K``: a static codebook (``codebook``: K-means on the
+    seed set's descriptors, "fixed at the start of training", or on the whole pool), LDA
+    retrained on the labelled set every round. The margin is taken on the SVM's
+    one-vs-rest decision values (see ``active.py``). Accuracy on the fixed test set
+    (``test_max``: a seeded subsample, a reduction)."""
+
+    T: int = 25
+    pool_per_class: int = 100
+    seed_per_class: int = 5
+    round_size: int = 65
+    max_labelled: int = 650
+    seed_iter: int = 100
+    new_iter: int = 50
+    round_iter: int = 20
+    rho: float = 0.5
+    alpha0: float = 10.0
+    gamma: float = 10.0
+    prune_threshold: float = 1.0
+    n_corr: int = 200
+    lda_K: list[int] = field(default_factory=lambda: [62, 125, 250, 500, 1000, 2000, 4000])
+    codebook: str = "seed"
+    methods: list[str] = field(default_factory=lambda: ["active", "random"])
+    test_max: int | None = None
+    seeds: int = 1
+    seed_offset: int = 500
+
+
+@dataclass(frozen=True)
+class ActiveStepSettings:
+    """Settings of the active step (Figs 7.4-7.6); CAVI, LDA+KMEANS and SVM settings are
+    the ch. 5 sections' (K-means iterations/points, LDA iterations, C grid, folds)."""
+
+    active: ActiveCfg = field(default_factory=ActiveCfg)
+    desc_per_doc: int | None = None
+    cavi: CaviCfg = field(default_factory=CaviCfg)
+    kmeans_lda: KmeansLdaCfg = field(default_factory=KmeansLdaCfg)
+    svm: SvmCfg = field(default_factory=SvmCfg)
+    reductions: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Sun397Cfg:
+    """The public SUN397 release and its official partitions (10 train/test splits of 50 +
+    50 images per class). MD5s as published in torchvision.datasets.SUN397 (null: no MD5
+    check; the record then rests on the count checks: 397 classes, 19,850 lines in every
+    partition file, every listed image present)."""
+
+    url: str = "http://vision.princeton.edu/projects/2010/SUN/SUN397.tar.gz"
+    md5: str | None = "8ca2778205c41d23104230ba66911c7a"
+    partitions_url: str = "https://vision.princeton.edu/projects/2010/SUN/download/Partitions.zip"
+    partitions_md5: str | None = "29a205c0a0129d21f36cbecfefe81881"
+
+
+@dataclass(frozen=True)
+class Sun397FetchSettings:
+    sun397: Sun397Cfg = field(default_factory=Sun397Cfg)
+
+
+@dataclass(frozen=True)
+class SunDataCfg:
+    """SUN-protocol images (Sec. 6.5): ``train_per_class`` + ``test_per_class`` per class
+    (SUN397: from official partition ``partition``; 15-Scene: seeded). HOG2x2-like: the
+    project's dense HOG (``latentlab.data.parsers.scene15.dense_hog``), cells of ``cell``
+    px, 2 x 2 cells concatenated every ``cell`` px, ``bins`` unsigned orientations (31 ->
+    124-d as the document's HOG2x2; Xiao et al.'s 31 are 18 signed + 9 unsigned + 4
+    texture features, ours are 31 orientation bins, L2-Hys); images downsized so the
+    largest side is <= ``max_dim`` (no upscaling). ``n_show`` thumbnails for Fig 6.3."""
+
+    train_per_class: int = 5
+    test_per_class: int = 50
+    partition: int = 1
+    cell: int = 8
+    bins: int = 31
+    max_dim: int = 640
+    n_show: int = 3
+    thumb: int = 96
+    seed_offset: int = 600
+
+
+@dataclass(frozen=True)
+class SunDataSettings:
+    sun_data: SunDataCfg = field(default_factory=SunDataCfg)
+
+
+@dataclass(frozen=True)
+class SunCfg:
+    """The SUN protocol (Sec. 6.5; Fig 6.3): ``dataset`` sun397 | scene15 (stand-in) |
+    syn_iwtm (smoke); K = 300 visual words (K-means ``kmeans_iter`` iterations on at most
+    ``kmeans_points`` training descriptors) vs IWTM T = 100 MAP topics (SVI rho = 0.1,
+    |S| = rho N_doc, round(passes / rho) iterations; the document does not state the
+    iterations: 50 passes as Fig 6.1), each through a ``levels``-level spatial-pyramid HIK
+    SVM (levels normalised by their mean, equal weights; C by CV). gamma = alpha0 = 10 as
+    ch. 6; the other IWTM settings are the ``cavi`` section's. ``train_per_class`` /
+    ``test_per_class`` only for syn_iwtm (images: the ``sun_data`` section)."""
+
+    dataset: str = "sun397"
+    K: int = 300
+    T: int = 100
+    rho: float = 0.1
+    passes: int = 50
+    levels: int = 3
+    alpha0: float = 10.0
+    gamma: float = 10.0
+    kmeans_iter: int = 20
+    kmeans_points: int | None = None
+    train_per_class: int = 5
+    test_per_class: int = 50
+    n_show: int = 3
+    seeds: int = 1
+    seed_offset: int = 700
+
+
+@dataclass(frozen=True)
+class SunSettings:
+    sun: SunCfg = field(default_factory=SunCfg)
+    cavi: CaviCfg = field(default_factory=CaviCfg)
+    svm: SvmCfg = field(default_factory=SvmCfg)
+    reductions: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
 class SviStepSettings:
     """Settings of the svi step (Fig 6.1); CAVI settings shared with ch. 5."""
 

@@ -1,0 +1,378 @@
+"""The SUN protocol (Sec. 6.5, Fig 6.3): HOG2x2-like descriptors, a K = 300 visual-word
+3-level spatial-pyramid HIK SVM (Xiao et al. 2010) versus the same pyramid over IWTM's
+MAP topics (Eq. 6.44; T = 100, SVI rho = 0.1, |S| = N_doc/10), 5 training images per class;
+per-class accuracies with the document's win/tie/loss rule (better by >= 1 % absolute).
+
+Datasets: ``sun397`` (the public release and its official partitions, through the
+``sun397_fetch`` step; paper config), ``scene15`` (the 15-Scene images of the mirror as
+the stand-in; real config) and ``syn_iwtm`` (SYN-IWTM documents laid out on a square grid;
+smoke). Fragmentation of the label maps (Fig 6.3, claim E20): on SYN-IWTM against the true
+topic of every descriptor (NMI, distinct labels per true-topic region of a document); on
+images, the spatial coherence of the maps (share of 4-neighbour patch pairs with the same
+label, minus its expectation under a shuffle of the image's labels).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+import urllib.request
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from latentlab.errors import ConfigError, DataError
+from latentlab.models.iwtm.normal_gamma import NGPrior
+from latentlab.models.iwtm.svi import IWTMSvi, SviSettings
+
+from . import pipeline as P
+from .study import STUDY, Sun397FetchSettings, SunDataSettings, SunSettings
+
+SUN397_CLASSES = 397
+SUN397_PER_PARTITION = 50 * SUN397_CLASSES  # 19,850 lines in every Training_/Testing_ file
+
+
+# ----------------------------------------------------------------------- pyramid + SVM
+def pyramid(words, pos, indptr, W, levels=3) -> list[np.ndarray]:
+    """Spatial-pyramid histograms (Lazebnik et al. 2006): for level l = 0..levels-1 an
+    image is cut into 2^l x 2^l cells and every cell holds a W-bin histogram of its words;
+    each level's histogram (n_doc x W 4^l) is divided by the image's descriptor count.
+    ``pos``: positions in [0, 1)^2 (x, y)."""
+    words = np.asarray(words, np.int64)
+    if words.size and (words.min() < 0 or words.max() >= W):
+        raise DataError("iwtm sun words", f"word ids outside [0, {W})")
+    pos = np.asarray(pos, np.float64)
+    if pos.size and (pos.min() < 0 or pos.max() >= 1):
+        raise DataError("iwtm sun positions", "positions must lie in [0, 1)")
+    n_doc = len(indptr) - 1
+    lens = np.diff(indptr)
+    doc = np.repeat(np.arange(n_doc), lens)
+    out = []
+    for lev in range(levels):
+        g = 2**lev
+        cell = (pos[:, 1] * g).astype(np.int64) * g + (pos[:, 0] * g).astype(np.int64)
+        H = np.zeros((n_doc, g * g * W))
+        np.add.at(H, (doc, cell * W + words), 1.0)
+        out.append(H / np.maximum(lens, 1)[:, None])
+    return out
+
+
+def spm_kernels(Htr, Hte) -> tuple[np.ndarray, np.ndarray]:
+    """Per-level HIK, each level's matrices divided by the mean of its training kernel,
+    summed with equal weights (Sec. 6.5.1). Returns (train x train, test x train)."""
+    Ktr, Kte = 0.0, 0.0
+    for a, b in zip(Htr, Hte, strict=True):
+        ka, kb = P.hik(a, a), P.hik(b, a)
+        m = ka.mean()
+        if m <= 0:
+            raise DataError("iwtm sun pyramid", "an all-zero pyramid level")
+        Ktr, Kte = Ktr + ka / m, Kte + kb / m
+    return Ktr, Kte
+
+
+def win_tie_loss(acc_a, acc_b, margin=0.01) -> tuple[int, int, int]:
+    """Classes where a beats b by >= margin, ties (|diff| < margin), and b beats a."""
+    d = np.asarray(acc_a) - np.asarray(acc_b)
+    return (
+        int((d >= margin - 1e-12).sum()),
+        int((np.abs(d) < margin - 1e-12).sum()),
+        int((d <= -margin + 1e-12).sum()),
+    )
+
+
+# ------------------------------------------------------------------- map fragmentation
+def coherence_lift(labels, grid, indptr) -> float:
+    """Mean over images of (share of 4-neighbour patch pairs with equal labels) minus its
+    expectation when the image's labels are shuffled (sum_l n_l (n_l - 1) / (n (n - 1)))."""
+    out = []
+    for d in range(len(indptr) - 1):
+        a, b = indptr[d], indptr[d + 1]
+        if b - a < 2:
+            continue
+        g, lab = grid[a:b], labels[a:b]
+        where = {(int(r), int(c)): int(v) for (r, c), v in zip(g, lab, strict=True)}
+        same = [where[(r, c)] == where.get((r + dr, c + dc)) for (r, c) in where
+                for dr, dc in ((0, 1), (1, 0)) if (r + dr, c + dc) in where]  # fmt: skip
+        if not same:
+            continue
+        n = b - a
+        cnt = np.bincount(lab)
+        out.append(np.mean(same) - (cnt * (cnt - 1)).sum() / (n * (n - 1)))
+    return float(np.mean(out)) if out else float("nan")
+
+
+def region_fragmentation(labels, truth, indptr) -> float:
+    """Mean number of distinct labels per (document, true topic) region."""
+    doc = np.repeat(np.arange(len(indptr) - 1), np.diff(indptr))
+    df = pd.DataFrame({"r": doc * (int(truth.max()) + 1) + truth, "l": labels})
+    return float(df.groupby("r").l.nunique().mean())
+
+
+# ------------------------------------------------------------------- SUN397 download
+@STUDY.run("sun397_fetch", settings=Sun397FetchSettings)
+def sun397_fetch(ctx):
+    """Download SUN397 (the public release) and its official partitions, check them and
+    write a record. MD5s when configured (torchvision.datasets.SUN397 publishes them);
+    always: 397 classes, every partition file 19,850 lines, every listed image present."""
+    s = ctx.settings.sun397
+    root = ctx.output("record").parent
+    root.mkdir(parents=True, exist_ok=True)
+    got = {}
+    for key, url, md5 in (("images", s.url, s.md5), ("partitions", s.partitions_url,
+                                                      s.partitions_md5)):  # fmt: skip
+        dest = root / Path(url).name
+        if not dest.exists():
+            tmp = dest.with_suffix(dest.suffix + ".part")
+            urllib.request.urlretrieve(url, tmp)  # noqa: S310 (a configured https/http URL)
+            tmp.rename(dest)
+        h = hashlib.md5()
+        with open(dest, "rb") as f:
+            for chunk in iter(lambda: f.read(1 << 24), b""):
+                h.update(chunk)
+        if md5 and h.hexdigest() != md5:
+            raise DataError(dest, f"md5 {h.hexdigest()} != iwtm.sun397.md5 {md5}")
+        got[key] = {"file": dest.name, "md5": h.hexdigest(), "url": url}
+    import tarfile
+    import zipfile
+
+    if not (root / "SUN397").is_dir():
+        with tarfile.open(root / got["images"]["file"]) as t:
+            t.extractall(root, filter="data")
+    with zipfile.ZipFile(root / got["partitions"]["file"]) as zf:
+        zf.extractall(root / "Partitions")
+    parts = sorted((root / "Partitions").rglob("*ing_*.txt"))
+    classes = {str(Path(line.strip()).parent) for line in (root / "Partitions").rglob(
+        "Training_01.txt").__next__().read_text().split()}  # fmt: skip
+    if len(classes) != SUN397_CLASSES:
+        raise DataError(root / "Partitions", f"{len(classes)} classes, expected 397")
+    for p in parts:
+        lines = p.read_text().split()
+        if len(lines) != SUN397_PER_PARTITION:
+            raise DataError(p, f"{len(lines)} images, expected {SUN397_PER_PARTITION}")
+        missing = [x for x in lines if not (root / "SUN397" / x.lstrip("/")).exists()]
+        if missing:
+            raise DataError(root / "SUN397" / missing[0].lstrip("/"), "listed image missing")
+    rec = {"root": str(root), "checks": "md5 (when configured), 397 classes, 19,850 lines "
+           "per partition file, every listed image present", "files": got,
+           "partitions": [p.name for p in parts]}  # fmt: skip
+    ctx.output("record").write_text(json.dumps(rec, indent=1))
+
+
+# ------------------------------------------------------------------- images -> HOG
+def _hog_one(args):
+    from PIL import Image, UnidentifiedImageError
+
+    from latentlab.data.parsers.scene15 import dense_hog
+
+    path, max_dim, cell, step, bins, thumb = args
+    try:
+        with Image.open(path) as im:
+            im = im.convert("L")
+            r = min(1.0, max_dim / max(im.size))  # downsize only (Xiao et al.)
+            if r < 1:
+                im = im.resize((round(im.size[0] * r), round(im.size[1] * r)), Image.BILINEAR)
+            g = np.asarray(im, dtype=np.float32) / 255.0
+    except (UnidentifiedImageError, OSError, ValueError) as e:
+        raise DataError(path, f"unreadable image: {e}") from e
+    d, pos = dense_hog(g, cell, step, bins)
+    if not len(d):
+        raise DataError(path, f"image {g.shape} gives no {2 * cell}px HOG block")
+    H, W = (g.shape[0] // cell) * cell, (g.shape[1] // cell) * cell
+    grid = np.column_stack([pos[:, 1] // step, pos[:, 0] // step]).astype(np.int64)
+    npos = np.column_stack([pos[:, 0] / W, pos[:, 1] / H]).clip(0, 1 - 1e-9)
+    th = g[:: max(1, g.shape[0] // thumb), :: max(1, g.shape[0] // thumb)] if thumb else None
+    return d, npos, grid, th
+
+
+def _select(entries, per_train, per_test, rng, train_from=None, test_from=None):
+    """Per class: ``per_train`` training and ``per_test`` test images (seeded)."""
+    out = []
+    classes = sorted({c for c, _ in entries})
+    for ci, c in enumerate(classes):
+        tr = train_from[c] if train_from else [r for cc, r in entries if cc == c]
+        te = test_from[c] if test_from else tr
+        tr = [tr[i] for i in rng.permutation(len(tr))]
+        pick_tr = tr[:per_train]
+        te = [r for r in te if r not in set(pick_tr)]
+        te = [te[i] for i in rng.permutation(len(te))][:per_test]
+        if len(pick_tr) < per_train or len(te) < per_test:
+            raise ConfigError("iwtm.sun_data", f"class {c} has too few images for "
+                              f"{per_train} + {per_test}")  # fmt: skip
+        out += [(ci, r, 0) for r in pick_tr] + [(ci, r, 1) for r in te]
+    return classes, out
+
+
+@STUDY.run("sun_data", settings=SunDataSettings)
+def sun_data(ctx):
+    """HOG2x2-like descriptors of the SUN protocol's images (5 train + 50 test per class)."""
+    from multiprocessing import Pool
+
+    s = ctx.settings.sun_data
+    name = ctx.wildcards.get("sunset") or ctx.output("npz").stem
+    rng = np.random.default_rng(ctx.seed(s.seed_offset))
+    fetched = json.loads(ctx.input("fetched").read_text())
+    if name == "scene15":
+        from latentlab.data.parsers.scene15 import read_manifest
+
+        rel = fetched["files"][0]["path"] if "files" in fetched else fetched["path"]
+        folder = ctx.input("fetched").parent.parent / Path(rel).parent
+        entries = [(Path(r).parent.name, r) for _, r in read_manifest(folder / "MANIFEST.sha256")]
+        classes, pick = _select(sorted(entries), s.train_per_class, s.test_per_class, rng)
+        kind = "substitute"
+    elif name == "sun397":
+        folder = Path(fetched["root"]) / "SUN397"
+        parts = Path(fetched["root"]) / "Partitions"
+        split = {}
+        for k, f in (("train", f"Training_{s.partition:02d}.txt"),
+                     ("test", f"Testing_{s.partition:02d}.txt")):  # fmt: skip
+            lines = next(parts.rglob(f)).read_text().split()
+            for x in lines:
+                split.setdefault(k, {}).setdefault(str(Path(x).parent), []).append(x.lstrip("/"))
+        entries = [(c, r) for c, rs in split["train"].items() for r in rs]
+        classes, pick = _select(entries, s.train_per_class, s.test_per_class, rng,
+                                split["train"], split["test"])  # fmt: skip
+        kind = "real"
+    else:
+        raise ConfigError("iwtm.sun.dataset", f"unknown image set {name!r}")
+    show = set([i for i, (_, _, t) in enumerate(pick) if t == 0][: s.n_show])  # training
+    jobs = [(str(folder / r), s.max_dim, s.cell, s.cell, s.bins, s.thumb if i in show else 0)
+            for i, (_, r, _) in enumerate(pick)]  # fmt: skip
+    t0 = time.perf_counter()
+    with Pool(max(1, ctx.threads)) as pool:
+        res = pool.map(_hog_one, jobs, chunksize=8)
+    lens = [len(r[0]) for r in res]
+    thumbs = {f"thumb_{i}": r[3] for i, r in enumerate(res) if r[3] is not None}
+    np.savez_compressed(
+        ctx.output("npz"), X=np.concatenate([r[0] for r in res]),
+        indptr=np.concatenate([[0], np.cumsum(lens)]).astype(np.int64),
+        labels=np.array([c for c, _, _ in pick]), split=np.array([t for _, _, t in pick]),
+        pos=np.concatenate([r[1] for r in res]), grid=np.concatenate([r[2] for r in res]),
+        **thumbs)  # fmt: skip
+    meta = {"dataset": name, "data_kind": kind, "class_names": classes, "n_images": len(pick),
+            "descriptor": {"type": "dense_hog_2x2_l2hys", "dim": 4 * s.bins, "cell": s.cell,
+                           "max_dim": s.max_dim}, "hog_seconds": time.perf_counter() - t0,
+            "descriptors_per_image": float(np.mean(lens)), "images": [r for _, r, _ in pick],
+            **ctx.meta()}  # fmt: skip
+    ctx.output("meta").write_text(json.dumps(meta, indent=1, default=str))
+
+
+# ------------------------------------------------------------------------- the protocol
+def _syn_layout(z, meta, s, rng):
+    """SYN-IWTM as a SUN-protocol set: per class the first train_per_class pool documents
+    and test_per_class test documents, descriptors laid out row-major on a square grid."""
+    rank, labels, ip = z["rank"], z["labels"], z["indptr"]
+    docs, split = [], []
+    for c in np.unique(labels):
+        tr = np.where((labels == c) & (rank >= 0) & (rank < s.train_per_class))[0]
+        te = np.where((labels == c) & (rank < 0))[0][: s.test_per_class]
+        if len(tr) < s.train_per_class or len(te) < s.test_per_class:
+            raise ConfigError("iwtm.sun.train_per_class", f"class {c} has too few documents")
+        docs += list(tr) + list(te)
+        split += [0] * len(tr) + [1] * len(te)
+    docs = np.array(docs)
+    rows = np.concatenate([np.arange(ip[d], ip[d + 1]) for d in docs])
+    lens = ip[docs + 1] - ip[docs]
+    grid, pos = [], []
+    for n in lens:
+        side = int(np.ceil(np.sqrt(n)))
+        i = np.arange(n)
+        grid.append(np.column_stack([i // side, i % side]))
+        pos.append(np.column_stack([(i % side + 0.5) / side, (i // side + 0.5) / side]))
+    out = {"X": z["X"][rows], "indptr": np.concatenate([[0], np.cumsum(lens)]),
+           "labels": labels[docs], "split": np.array(split), "grid": np.concatenate(grid),
+           "pos": np.concatenate(pos)}  # fmt: skip
+    if "truth_z" in z:
+        out["truth"] = z["truth_z"][rows]
+    return out
+
+
+def _subset(z, docs):
+    ip = z["indptr"]
+    rows = np.concatenate([np.arange(ip[d], ip[d + 1]) for d in docs])
+    return rows, np.concatenate([[0], np.cumsum(ip[docs + 1] - ip[docs])])
+
+
+@STUDY.run("sun", settings=SunSettings)
+def sun(ctx):
+    """Visual words (K-means K) vs IWTM MAP topics, both through the 3-level SPM HIK SVM."""
+    from .incremental import cavi_settings  # (incremental imports runs, which imports us)
+
+    s, c, svm = ctx.settings.sun, ctx.settings.cavi, ctx.settings.svm
+    if not 0 < s.rho <= 1:
+        raise ConfigError("iwtm.sun.rho", f"must be in (0, 1], got {s.rho}")
+    raw = dict(np.load(ctx.input("data")))
+    meta = json.loads(Path(str(ctx.input("data")).replace(".npz", ".json")).read_text())
+    rng = np.random.default_rng(ctx.seed(s.seed_offset))
+    z = _syn_layout(raw, meta, s, rng) if "rank" in raw else raw
+    kind = "synthetic" if "rank" in raw else meta["data_kind"]
+    tr, te = np.where(z["split"] == 0)[0], np.where(z["split"] == 1)[0]
+    y = z["labels"]
+    rtr, iptr = _subset(z, tr)
+    rte, ipte = _subset(z, te)
+    X = z["X"].astype(np.float64)
+    rows, metrics, maps = [], [], {}
+    for r in range(s.seeds):
+        seed = ctx.seed(s.seed_offset, r)
+        t0 = time.perf_counter()
+        km = P.kmeans_codebook(X[rtr], s.K, s.kmeans_iter, s.kmeans_points, seed)
+        vw = km.predict(X).astype(np.int64)
+        t_vw = time.perf_counter() - t0
+        # IWTM on z-scored descriptors (training statistics); MAP topic per patch (6.44)
+        mu, sd = X[rtr].mean(0), X[rtr].std(0) + 1e-6
+        Xs = (X - mu) / sd
+        prior = NGPrior.from_data(Xs[rtr], c.beta0, c.chi1_per_dim * X.shape[1])
+        cs = cavi_settings(c, s.T, s.alpha0, s.gamma)
+        t0 = time.perf_counter()
+        m = IWTMSvi(cs, prior, SviSettings(rho=s.rho), seed=seed)
+        m.fit(Xs[rtr], iptr, max(1, round(s.passes / s.rho)))
+        topic = np.empty(len(X), np.int64)
+        topic[rtr] = m.map_topics(Xs[rtr], iptr)
+        topic[rte] = m.map_topics(Xs[rte], ipte)
+        t_iwtm = time.perf_counter() - t0
+        accs = {}
+        for method, words, W in (("visual_words", vw, s.K), ("iwtm_topics", topic, s.T)):
+            Htr = pyramid(words[rtr], z["pos"][rtr], iptr, W, s.levels)
+            Hte = pyramid(words[rte], z["pos"][rte], ipte, W, s.levels)
+            Ktr, Kte = spm_kernels(Htr, Hte)
+            clf, C = P.kernel_svm_fit(Ktr, y[tr], svm.C_grid, svm.folds, seed)
+            pred = clf.predict(Kte)
+            accs[method] = np.array([(pred[y[te] == k] == k).mean() for k in np.unique(y)])
+            lab = words[np.concatenate([rtr, rte])]
+            ipall = np.concatenate([iptr, iptr[-1] + ipte[1:]])
+            met = dict(seed=r, method=method, acc=float((pred == y[te]).mean()), svm_C=C,
+                       labels_used=int(len(np.unique(words))),
+                       coherence_lift=coherence_lift(lab, z["grid"][np.concatenate([rtr, rte])],
+                                                     ipall),
+                       seconds=t_vw if method == "visual_words" else t_iwtm)  # fmt: skip
+            if "truth" in z:
+                from sklearn.metrics import normalized_mutual_info_score as nmi
+
+                tru = z["truth"][np.concatenate([rtr, rte])]
+                met["nmi_truth"] = float(nmi(tru, lab))
+                met["labels_per_region"] = region_fragmentation(lab, tru, ipall)
+            metrics.append(met)
+            if r == 0:
+                maps[method] = words
+        for k in range(len(accs["visual_words"])):
+            rows.append(dict(seed=r, class_id=k, class_name=meta.get("class_names", [])[k]
+                             if k < len(meta.get("class_names", [])) else str(k),
+                             n_test=int((y[te] == k).sum()), acc_vw=accs["visual_words"][k],
+                             acc_topic=accs["iwtm_topics"][k]))  # fmt: skip
+        print(f"seed {r}: VW {accs['visual_words'].mean():.3f} vs topics "
+              f"{accs['iwtm_topics'].mean():.3f}; clusters {m.n_used()}")  # fmt: skip
+    info = dict(dataset=meta["dataset"], data_kind=kind, T=s.T, K=s.K, rho=s.rho,
+                passes=s.passes, n_train_total=len(tr), n_test_total=len(te))  # fmt: skip
+    pd.DataFrame(rows).assign(**info).to_csv(ctx.output("csv"), index=False)
+    pd.DataFrame(metrics).assign(**info).to_csv(ctx.output("metrics"), index=False)
+    show = tr[: s.n_show]
+    keep = {}
+    for i, d in enumerate(show):
+        rr = np.arange(z["indptr"][d], z["indptr"][d + 1])
+        keep[f"grid_{i}"] = z["grid"][rr]
+        for method, words in maps.items():
+            keep[f"{method}_{i}"] = words[rr]
+        if f"thumb_{d}" in raw:
+            keep[f"thumb_{i}"] = raw[f"thumb_{d}"]
+    np.savez_compressed(ctx.output("maps"), n_show=len(show), **keep)
