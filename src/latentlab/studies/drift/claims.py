@@ -449,7 +449,7 @@ def _(ctx):
         out.append(
             Measured(
                 len(shared) >= c.enron_topic_words,
-                dataset=ENRON_TEXT,
+                dataset=f"{ENRON_TEXT}: topic '{name}'",
                 statement=f"a topic like the document's '{name}' (>= "
                 f"claims.enron_topic_words of its ten words among a topic's ten most probable)",
                 paper_value=f"{name}: {words}",
@@ -461,7 +461,7 @@ def _(ctx):
     out.append(
         Measured(
             bool(abs(m / 4.5 - 1) <= c.enron_features_rel),
-            dataset=ENRON_TEXT,
+            dataset=f"{ENRON_TEXT}: features per person",
             statement="mean number of active features per person (within "
             "claims.enron_features_rel of 4.5)",
             paper_value=4.5,
@@ -473,7 +473,7 @@ def _(ctx):
     out.append(
         Measured(
             bool(share > 0.5),
-            dataset=ENRON_TEXT,
+            dataset=f"{ENRON_TEXT}: 'meetings' feature",
             statement="a 'meetings'-like feature held by most actors (the most widely held "
             "feature is held by a majority)",
             paper_value="81/140 = 0.58 ('meetings': meeting call gas time make enron pm ...)",
