@@ -18,14 +18,22 @@ DR_TEXT_OF = {
 }
 STUDY_FIGURES["drift"] = [f"{DR_OUT}/{f}.png" for f in DR_FIGS]
 DR_SOURCE = DR.get("network", {}).get("source", "enron_email")
+# LFRM_LDA on the Enron subject lines (Table 2.3's real substitute): needs the mirror
+DR_ENRON_TEXT = bool(DR.get("enron_text", {}).get("enabled", False))
+DR_ENRON_TEXT_OUT = {
+    "enron_topics": f"{DR_OUT}/enron_text_topics.csv",
+    "enron_summary": f"{DR_OUT}/enron_text_summary.json",
+}
 
 
 def dr_text_inputs(name):
     k = DR_TEXT_OF[name]
+    extra = DR_ENRON_TEXT_OUT if DR_ENRON_TEXT and name == "table2_3" else {}
     return {
         "data": f"{DR_OUT}/text_{k}_data.npz",
         "fit": f"{DR_OUT}/text_{k}_fit.npz",
         "recovery": f"{DR_OUT}/text_{k}_recovery.csv",
+        **extra,
     }
 
 
@@ -87,6 +95,7 @@ rule drift_synth_fit:
         scores=f"{DR_OUT}/synth_scores.csv",
         recovery=f"{DR_OUT}/synth_recovery.csv",
         matrices=f"{DR_OUT}/synth_matrices.npz",
+        trace=f"{DR_OUT}/synth_trace.csv",
         timing=f"{DR_OUT}/synth_timing.json",
     log:
         f"{DR_LOG}/synth_fit.log",
@@ -146,6 +155,31 @@ rule drift_text_fit:
         "python -m latentlab drift text_fit --params {params.json:q} {params.io} > {log} 2>&1"
 
 
+rule drift_enron_text_fit:
+    input:
+        graph=data_path("enron_email"),
+        fetched=f"{RESOURCES}/.fetched/enron_email.json",
+    output:
+        fit=f"{DR_OUT}/enron_text_fit.npz",
+        topics=DR_ENRON_TEXT_OUT["enron_topics"],
+        summary=DR_ENRON_TEXT_OUT["enron_summary"],
+        trace=f"{DR_OUT}/enron_text_trace.csv",
+    log:
+        f"{DR_LOG}/enron_text_fit.log",
+    benchmark:
+        f"{DR_BENCH}/enron_text_fit.tsv"
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=30,
+    params:
+        json=step_params("drift", "enron_text_fit"),
+        io=lambda w, input, output: io_args(input, output),
+    shell:
+        "python -m latentlab drift enron_text_fit --params {params.json:q} {params.io} "
+        "> {log} 2>&1"
+
+
 rule drift_network:
     input:
         **({"graph": data_path("enron_email")} if DR_SOURCE == "enron_email" else {}),
@@ -174,6 +208,7 @@ rule drift_monthly_fit:
         forecast=f"{DR_OUT}/monthly_forecast.csv",
         missing=f"{DR_OUT}/monthly_missing.csv",
         matrices=f"{DR_OUT}/monthly_matrices.npz",
+        trace=f"{DR_OUT}/monthly_trace.csv",
         timing=f"{DR_OUT}/monthly_timing.json",
     log:
         f"{DR_LOG}/monthly_fit.log",
@@ -245,10 +280,13 @@ rule drift_table:
 rule drift_claims:
     input:
         **{f"recovery_{k}": f"{DR_OUT}/text_{k}_recovery.csv" for k in DR_TEXT_KINDS},
+        **(DR_ENRON_TEXT_OUT if DR_ENRON_TEXT else {}),
         synth_scores=f"{DR_OUT}/synth_scores.csv",
         recovery=f"{DR_OUT}/synth_recovery.csv",
+        synth_trace=f"{DR_OUT}/synth_trace.csv",
         forecast=f"{DR_OUT}/monthly_forecast.csv",
         missing=f"{DR_OUT}/monthly_missing.csv",
+        monthly_trace=f"{DR_OUT}/monthly_trace.csv",
         network_summary=f"{DR_OUT}/network_summary.json",
         table2_2=f"{DR_OUT}/table2_2.csv",
     output:

@@ -62,7 +62,7 @@ def test_heldout_fraction_outside_unit_interval_is_refused(tmp_path):
     Y = np.zeros((4, 3, 3), np.int8)
     np.savez(net, Y=Y, months=np.array(list("abcd")), names=np.array(list("xyz")))
     params = {"run": "t", "base_seed": 1, "threads": 1, "monthly_fit": {"heldout_frac": 1.0}}
-    outs = {k: tmp_path / f"{k}.x" for k in ("forecast", "missing", "matrices", "timing")}
+    outs = {k: tmp_path / f"{k}.x" for k in ("forecast", "missing", "matrices", "trace", "timing")}
     with pytest.raises(ConfigError, match=r"monthly_fit\.heldout_frac"):
         st.execute("monthly_fit", params, {"networks": [net]}, outs)
 
@@ -94,12 +94,16 @@ def test_steps_on_tiny_inputs(tmp_path):
     outs["forecast"] = tmp_path / "f.csv"
     outs["missing"] = tmp_path / "m.csv"
     outs["matrices"] = tmp_path / "m.npz"
+    outs["trace"] = tmp_path / "trace.csv"
     st.execute("monthly_fit", {**p, "monthly_fit": fit}, {"networks": [net]}, outs)
     f = pd.read_csv(outs["forecast"])
     assert set(f.method) == {"Naive", "Baseline", "LFRM_last", "LFRM_all", "DRIFT"}
     assert sorted(f.t.unique()) == [4, 5] and np.isfinite(f.ll).all()
     m = pd.read_csv(outs["missing"])
     assert (m.ll < 0).all() and len(m) == 5
+    tr = pd.read_csv(outs["trace"])  # DRIFT traces: 2 forecast months + missing, 3 its each
+    assert len(tr) == 3 * 3 and set(tr.task) == {"forecast", "missing"}
+    assert (tr.K >= 0).all() and (tr.alpha > 0).all() and set(tr.iteration) == {0, 1, 2}
     st.execute(
         "fig2_7",
         {**p},
@@ -171,3 +175,70 @@ def test_text_steps_on_tiny_inputs(tmp_path):
     bad = {**td, "bmf_text": {**td["bmf_text"], "K2": 0}}
     with pytest.raises(ConfigError, match="bmf_text"):
         st.execute("text_data", {**p, "text_data": bad}, {}, data)
+
+
+def test_split_rhat_exact_cases():
+    from latentlab.studies.drift.claims import split_rhat
+
+    rng = np.random.default_rng(0)
+    assert abs(split_rhat(rng.normal(size=(4, 2000))) - 1.0) < 0.01
+    shifted = rng.normal(size=(2, 200)) + np.array([[0.0], [3.0]])
+    assert split_rhat(shifted) > 1.5  # chains disagree
+    trend = np.tile(np.linspace(0, 5, 200), (3, 1)) + rng.normal(size=(3, 200))
+    assert split_rhat(trend) > 1.5  # one chain drifting: caught by the split
+    assert split_rhat(np.full((2, 10), 3.0)) == 1.0
+    assert split_rhat(np.array([[3.0] * 10, [4.0] * 10])) == float("inf")
+    # by hand: halves [0, 1], [2, 3]: W = 0.5, B = 2 var([0.5, 2.5]) = 4,
+    # R² = (W / 2 + B / 2) / W = 4.5
+    assert split_rhat(np.array([[0.0, 1.0, 2.0, 3.0]])) == pytest.approx(np.sqrt(4.5))
+
+
+def test_alpha_check_passes_on_conditional_draws_and_fails_on_a_wrong_rate():
+    from latentlab.studies.drift.claims import trace_stats
+
+    rng = np.random.default_rng(1)
+    N, T, a, b = 5, 4, 3.0, 1.0
+    rate = np.sum(1.0 / np.arange(1, N * T + 1)) + b
+    K = rng.integers(0, 6, size=(3, 40))
+    rows = lambda A: pd.DataFrame(  # noqa: E731
+        [
+            {"dataset": 0, "task": "f", "burnin": 20, "N": N, "T": T, "chain": c,
+             "iteration": i, "K": int(K[c, i]), "alpha": float(A[c, i])}
+            for c in range(3)
+            for i in range(40)
+        ]
+    )  # fmt: skip
+    _, z = trace_stats(rows(rng.gamma(K + a, 1.0 / rate)), ["dataset", "task"], a, b)
+    assert abs(z) < 3
+    _, z = trace_stats(rows(rng.gamma(K + a, 1.0 / (rate - 1.0))), ["dataset", "task"], a, b)
+    assert z > 3  # H_NT without α_b: α too large
+
+
+def test_enron_subject_line_documents(tmp_path):
+    """Edge documents from subject lines: one per directed pair, a message counted once per
+    recipient, reply markers and stop words dropped, words seen once dropped."""
+    from latentlab.studies.drift import enron_text as et
+
+    msgs = tmp_path / "messages.tsv"
+    msgs.write_text(
+        "1\tf\t915148800\tRe: gas storage\t1\n"
+        "2\tf\t917827200\tFW: gas storage deal\t1\n"
+        "3\tf\t920246400\tthe power meeting\t2\n"
+        "4\tf\t922924800\tgas outside window\t1\n"
+    )
+    subjects = et.read_subjects(msgs)
+    assert subjects[2] == "FW: gas storage deal"
+    g = TemporalGraph(4, [0, 0, 1, 0], [JAN, FEB, MAR, APR], [0, 2, 3, 4, 5],
+                      np.array([1, 2, 1, 0, 1]), event_ids=np.array([1, 2, 3, 4]),
+                      actor_attrs={"name": list("abcd")}).validate("toy")  # fmt: skip
+    Y, texts, rows = et.edge_texts(g, subjects, np.array([0, 1, 2]), "1999-01", "1999-03")
+    assert rows == 4 and Y[0, 1] == 2 and Y[0, 2] == 1 and Y[1, 0] == 1 and Y.sum() == 4
+    pairs, corpus, summ = et.tokenise(texts, ["re", "fw", "fwd"], 2, 100)
+    assert corpus.vocab == ["gas", "storage"]  # 'deal', 'power', 'meeting' occur once
+    data, d = et.text_network(Y, pairs, corpus, 3)
+    assert d == {"edge_documents": 2, "pairs_without_words": 1, "tokens": 6}
+    assert list(zip(data.snd, data.rcv, strict=True)) == [(0, 1), (0, 2)]
+    bad = tmp_path / "bad.tsv"
+    bad.write_text("x\tf\t1\tsubject\t1\n")
+    with pytest.raises(DataError, match="line 1"):
+        et.read_subjects(bad)

@@ -275,19 +275,33 @@ def test_chain_is_deterministic_and_counts_conserved():
 
 
 def test_recovery_on_an_easy_case():
-    """Strong planted signal: long node documents, sharp topics, a clear network. A single
-    chain can still stick in the mode where every actor holds every feature (γ -> 1, data
-    seed 11 does at 150 iterations); the study reports how often across data sets (C2.7)."""
-    rng = np.random.default_rng(13)
-    d = lfrm_lda_dataset(24, 3, 90, "logistic", 4.0, -1.0, -3.0, 0.35, True, False, 150, 0,
-                         0.9, 0.5, 1.0, 0.02, 1.0, rng)  # fmt: skip
-    data = lm.TextNetwork(d["Y"], d["O"], d["ptr"], d["w"], d["snd"], d["rcv"], d["V"],
-                          d["allowed"])  # fmt: skip
-    zp, ph, *_ = lm.run_chain(data, lm.TextHyper(), 2, 60, 10)
-    rec = lm.recovery(zp, ph, d["Z_true"], d["Phi_true"])
-    assert rec["association"] == 1.0
-    assert rec["acc_topic"].min() >= 0.9
-    assert rec["l1_ratio"].max() < 0.5
+    """Strong planted signal: long node documents, sharp topics, a clear network.
+
+    Known behaviour of the sampler (measured on data seeds 0-5 and 10-21, chain seeds
+    2-4): a chain ends either in the planted mode or in one where features merge (many
+    actors hold every feature, γ -> 1). At 400 iterations about 0.4 of the chains reach
+    the planted mode (19 of 45), at 1500 about 0.67 (12 of 18); choosing among chains by
+    the model's own log-likelihood does not fix it (the merged mode can score higher).
+    So the test asks what a working sampler does most of the time rather than of one
+    picked seed: of 3 chains on each of the first 3 data seeds (9 chains, 400 iterations),
+    at least 2 recover every planted feature (P >= 0.95 at a per-chain rate of 0.4; a
+    sampler that never finds the planted mode gives 0)."""
+    ok = []
+    for ds in range(3):
+        rng = np.random.default_rng(ds)
+        d = lfrm_lda_dataset(24, 3, 90, "logistic", 4.0, -1.0, -3.0, 0.35, True, False, 150,
+                             0, 0.9, 0.5, 1.0, 0.02, 1.0, rng)  # fmt: skip
+        data = lm.TextNetwork(d["Y"], d["O"], d["ptr"], d["w"], d["snd"], d["rcv"], d["V"],
+                              d["allowed"])  # fmt: skip
+        for chain in (2, 3, 4):
+            zp, ph, *_ = lm.run_chain(data, lm.TextHyper(), chain, 400, 10)
+            rec = lm.recovery(zp, ph, d["Z_true"], d["Phi_true"])
+            ok.append(
+                rec["association"] == 1.0
+                and rec["acc_topic"].min() >= 0.9
+                and rec["l1_ratio"].max() < 0.5
+            )
+    assert sum(ok) >= 2, ok
 
 
 def test_recovery_scores_a_wrong_answer_as_wrong():

@@ -361,6 +361,23 @@ def _chain_job(args):
     return run_chain(data, hyper, seed, burnin, n_samples, thin)
 
 
+_WARM = False
+
+
+def warm_kernels() -> None:
+    """Load the numba kernels (from the on-disk cache, else compile) in this process by one
+    iteration of a tiny fixed-K chain, which calls every kernel of :func:`step` with the
+    types of a real fit. Worker processes forked afterwards inherit them; without it each
+    forked pool loads the cache again in every worker (~1 s each), which dominated the
+    small fits of the smoke run. No effect on any result (chains keep their own seeds)."""
+    global _WARM
+    if not _WARM:
+        Y = np.zeros((2, 3, 3), np.int8)
+        Y[:, 0, 1] = Y[:, 1, 0] = 1
+        run_chain(Data.from_networks(Y), Hyper(fixed_K=2), 0, 1)
+        _WARM = True
+
+
 def run_chains(
     data: Data,
     hyper: Hyper,
@@ -377,6 +394,7 @@ def run_chains(
     if processes > 1 and n_chains > 1:
         import multiprocessing as mp
 
+        warm_kernels()
         with mp.get_context("fork").Pool(min(processes, n_chains)) as pool:
             res = pool.map(_chain_job, jobs)
     else:

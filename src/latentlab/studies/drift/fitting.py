@@ -31,7 +31,8 @@ def check_fraction(value: float, key: str) -> float:
 def forecast_all(
     Ytr, y_next, hyper, seed, chains, burnin, samples, thin, draws, c_frac, norm, processes
 ):
-    """Scores (dict per method) and mean predictive matrices for forecasting y_next."""
+    """Scores (dict per method), mean predictive matrices for forecasting y_next, and the
+    DRIFT chains' per-iteration traces (K⁺, α, ε, MH acceptance; claim C2.6)."""
     rng = np.random.default_rng([seed, 99])
     out, mats = {}, {}
     T, N, _ = Ytr.shape
@@ -44,13 +45,26 @@ def forecast_all(
     }
     P = {"Naive": p_naive, "Baseline": p_urn}
     for m, (data, dynamic) in fits.items():
-        smp, _ = run_chains(data, hyper, seed, chains, burnin, samples, thin, processes)
+        smp, tr = run_chains(data, hyper, seed, chains, burnin, samples, thin, processes)
         P[m] = pr.forecast_probs(smp, rng, draws, dynamic)
+        if m == "DRIFT":
+            trace = trace_rows(tr)
     for m in METHODS:
         out[m] = pr.score_forecast(P[m], y_next)
         mats[m] = P[m].mean(axis=0)
     out["Naive"]["auc"] = float("nan")  # constant predictions: AUC N/A (Table 2.1)
-    return out, mats
+    return out, mats, trace
+
+
+def trace_rows(traces) -> list[dict]:
+    """One row per (chain, iteration) of ``run_chains``' traces: K (K⁺ after the sweep),
+    α, ε and the MH acceptance rates."""
+    return [
+        {"chain": c, "iteration": r["iteration"], "K": r["K"], "alpha": r["alpha"],
+         "eps": r["eps"], "acc_w": r["acc_w"], "acc_eps": r["acc_eps"]}
+        for c, tr in enumerate(traces)
+        for r in tr
+    ]  # fmt: skip
 
 
 def heldout_mask(shape, frac, rng) -> np.ndarray:
@@ -64,15 +78,17 @@ def heldout_mask(shape, frac, rng) -> np.ndarray:
 
 
 def missing_all(Y, heldout, hyper, seed, chains, burnin, c_frac, norm, processes):
-    """Posterior-mean probabilities (T, N, N) per method for the held-out task."""
+    """Posterior-mean probabilities (T, N, N) per method for the held-out task, and the
+    DRIFT chains' traces (:func:`trace_rows`)."""
     T, N, _ = Y.shape
     obs = ~heldout
     P = {
         "Naive": np.full(Y.shape, pr.naive_probs(Y, obs)),
         "Baseline": np.repeat(pr.urn_probs(Y, obs, c_frac, norm)[None], T, axis=0),
     }
-    smp, _ = run_chains(Data.from_networks(Y, obs), hyper, seed, chains, burnin, 1, 1, processes)
+    smp, tr = run_chains(Data.from_networks(Y, obs), hyper, seed, chains, burnin, 1, 1, processes)
     P["DRIFT"] = pr.posterior_mean_probs(smp, T)
+    trace = trace_rows(tr)
     smp, _ = run_chains(
         Data.from_networks(Y, obs, static=True), hyper, seed + 1, chains, burnin, 1, 1, processes
     )
@@ -91,7 +107,7 @@ def missing_all(Y, heldout, hyper, seed, chains, burnin, c_frac, norm, processes
         )
         cur[t] = pr.posterior_mean_probs(smp, 1)[0]
     P["LFRM_current"] = cur
-    return P
+    return P, trace
 
 
 def heldout_scores(P, Y, heldout):
