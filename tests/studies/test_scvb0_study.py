@@ -183,7 +183,7 @@ def test_tolerance_change_reruns_only_the_claims(tmp_path):
 def test_curves_are_compared_at_interpolated_times():
     """C4.4/C4.4b: each curve is interpolated in log time; before a curve's first
     checkpoint it does not exist (NaN, so the claim cannot pass by default)."""
-    from latentlab.studies.scvb0.claims import _common_time, _gap_at, _ll_interp
+    from latentlab.studies.scvb0.claims import _common_time, _early_time, _gap_at, _ll_interp
 
     sc = pd.DataFrame({"method": "SCVB0", "train_seconds": [1.0, 10.0], "heldout_ll": [-8, -6]})
     sv = pd.DataFrame({"method": "SVB", "train_seconds": [2.0, 20.0], "heldout_ll": [-9, -5]})
@@ -194,3 +194,8 @@ def test_curves_are_compared_at_interpolated_times():
     # at t = 10: SCVB0 -6; SVB at log-midpoint-ish of 2..20 -> -9 + 4 * log(5)/log(10)
     assert _gap_at(g, ["SVB"], 10.0) == pytest.approx(-6 - (-9 + 4 * np.log(5) / np.log(10)))
     assert np.isnan(_gap_at(g, ["SVB"], 1.5))
+    # C4.4's time: 0.5 x 10 s = 5 s is inside both curves; 0.1 x 10 s = 1 s is before the
+    # SVB curve starts, so the claim is judged at 2 s, the first time both exist
+    assert _early_time(g, 0.5) == (5.0, False)
+    assert _early_time(g, 0.1) == (2.0, True)
+    assert np.isfinite(_gap_at(g, ["SVB"], _early_time(g, 0.1)[0]))
