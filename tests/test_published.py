@@ -145,6 +145,7 @@ def test_gitignore_publishes_exactly_the_published_files():
         "results/real/toy/table1.md": True,
         "results/real/toy/fig1.meta.json": True,
         "results/real/toy/timing.json": False,
+        "results/real/toy/text_enron_trace.csv": False,
         "results/real/toy/model.npz": False,
         "results/real/toy/runs/a.csv": False,
         "results/smoke/toy/claims.csv": False,
@@ -156,4 +157,7 @@ def test_gitignore_publishes_exactly_the_published_files():
         assert (r.returncode == 1) == published, path
         name = Path(path).name
         if path.startswith("results/real/") and path.count("/") == 3 and "/data/" not in path:
-            assert name.endswith(publish.PUBLISHED_SUFFIXES) == published, path
+            published_by_rule = name.endswith(publish.PUBLISHED_SUFFIXES) and not name.endswith(
+                publish.UNPUBLISHED_SUFFIXES
+            )
+            assert published_by_rule == published, path

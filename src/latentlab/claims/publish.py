@@ -22,6 +22,7 @@ from latentlab.provenance import COMMIT_ENV, CONFIG_ENV, machine
 
 # the same rule as .gitignore's whitelist for results/real/*/
 PUBLISHED_SUFFIXES = (".png", ".csv", ".md", ".meta.json")
+UNPUBLISHED_SUFFIXES = ("_trace.csv", "_trace.meta.json")  # sampler traces: intermediate
 README_START = "<!-- published-overview:start -->"
 README_END = "<!-- published-overview:end -->"
 TIMES_COLUMNS = ["study", "start", "end", "wall_seconds", "cores", "command", "note"]
@@ -35,7 +36,11 @@ def study_dirs(run_dir: str | Path) -> list[Path]:
 def published_files(study_dir: Path) -> list[Path]:
     """The files of a study folder that are published (its top level, by suffix)."""
     return sorted(
-        p for p in study_dir.iterdir() if p.is_file() and p.name.endswith(PUBLISHED_SUFFIXES)
+        p
+        for p in study_dir.iterdir()
+        if p.is_file()
+        and p.name.endswith(PUBLISHED_SUFFIXES)
+        and not p.name.endswith(UNPUBLISHED_SUFFIXES)
     )
 
 
