@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Rebuild and publish the `real` run: each study from scratch (--forceall) and timed on its
-# own, then REPORT.md over the studies run, then scripts/publish_run.py (bench_targets.csv,
+# own, then REPORT.md over every published study, then scripts/publish_run.py (bench_targets.csv,
 # PUBLISHED.json, the README overview). Commit results/real/ afterwards (.gitignore keeps
 # data and model files out).
 #   LATENTLAB_MIRROR=../shared/data bash scripts/run_real.sh [--cores N] [study ...]
@@ -30,9 +30,9 @@ for s in "${studies[@]}"; do
   printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$s" "$start" "$(date -u +%FT%TZ)" $((t1 - t0)) \
     "$cores" "$cmd" "15-min load average at the end: $load" >>"$times"
 done
-# the report over the studies that have a ledger
-mapfile -t done_studies < <(ls results/real/*/claims.csv | xargs -n1 dirname | xargs -n1 basename)
-list=$(IFS=,; echo "${done_studies[*]}")
-snakemake --cores "$cores" --configfile=config/real.yaml results/real/REPORT.md \
-  --config "studies=[$list]"
+# the report over every study that has a ledger (re-run now or committed): the CLI, not the
+# report rule, which would rebuild the other studies' intermediate files first
+python -m latentlab claims report --run real --out results/real/REPORT.md \
+  --claims results/real/*/claims.csv --figures results/real/*/*.png \
+  --summaries results/real/data/*/summary.json
 python scripts/publish_run.py --run-dir results/real

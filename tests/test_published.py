@@ -139,7 +139,8 @@ def test_gitignore_publishes_exactly_the_published_files():
     probe = {
         "results/real/REPORT.md": True,
         "results/real/run_times.tsv": True,
-        "results/real/data/kos/summary.json": False,
+        "results/real/data/kos/summary.json": True,
+        "results/real/data/kos/dataset.npz": False,
         "results/real/toy/claims.csv": True,
         "results/real/toy/fig1.png": True,
         "results/real/toy/table1.md": True,
