@@ -27,8 +27,10 @@ for s in "${studies[@]}"; do
   $cmd
   t1=$(date +%s)
   load=$(cut -d' ' -f3 /proc/loadavg)
+  cpu=$(python -c "import glob, pandas as pd; print(round(sum(pd.read_csv(f, sep='\t').cpu_time.fillna(0).iloc[-1] for f in glob.glob('benchmarks/real/$s/*.tsv')) / 60, 1))")
   printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$s" "$start" "$(date -u +%FT%TZ)" $((t1 - t0)) \
-    "$cores" "$cmd" "15-min load average at the end: $load" >>"$times"
+    "$cores" "$cmd" "15-min load average at the end: $load; the jobs' CPU time adds up to $cpu min" \
+    >>"$times"
 done
 # the report over every study that has a ledger (re-run now or committed): the CLI, not the
 # report rule, which would rebuild the other studies' intermediate files first

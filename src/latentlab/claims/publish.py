@@ -136,7 +136,9 @@ def stamp_provenance(run_dir: str | Path, commit: str, config_sha256: str) -> in
 def run_provenance_env(study_dir: Path) -> dict:
     """Commit and config hash of a study's outputs (one ``.meta.json`` that records them),
     as the environment variables that :func:`latentlab.provenance.provenance` reads."""
-    for p in sorted(study_dir.glob("*.meta.json")):
+    # the newest output of the study's jobs (bench_targets.csv is written from them)
+    metas = [p for p in study_dir.glob("*.meta.json") if p.name != "bench_targets.meta.json"]
+    for p in sorted(metas, key=lambda p: p.stat().st_mtime, reverse=True):
         prov = json.loads(p.read_text()).get("provenance", {})
         if prov.get("commit") and prov.get("config_sha256"):
             return {COMMIT_ENV: prov["commit"], CONFIG_ENV: prov["config_sha256"]}
