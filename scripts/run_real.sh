@@ -27,7 +27,8 @@ for s in "${studies[@]}"; do
   $cmd
   t1=$(date +%s)
   load=$(cut -d' ' -f3 /proc/loadavg)
-  cpu=$(python -c "import glob, pandas as pd; print(round(sum(pd.read_csv(f, sep='\t').cpu_time.fillna(0).iloc[-1] for f in glob.glob('benchmarks/real/$s/*.tsv')) / 60, 1))")
+  cpu=$(python -c "from latentlab.bench_targets import collect
+print(round(collect('benchmarks/real/$s').iloc[-1].cpu_seconds / 60, 1))")
   printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$s" "$start" "$(date -u +%FT%TZ)" $((t1 - t0)) \
     "$cores" "$cmd" "15-min load average at the end: $load; the jobs' CPU time adds up to $cpu min" \
     >>"$times"
