@@ -13,7 +13,9 @@ blocks and the ELBO need (N_dt, zeta_tk, per-atom n_k, s_k, q_k and the entropy)
 
 from __future__ import annotations
 
+import contextlib
 import math
+import os
 import time
 from dataclasses import dataclass
 
@@ -25,6 +27,7 @@ from scipy.special import digamma, gammaln
 from latentlab.errors import ConfigError, DataError, DivergenceError
 from latentlab.models.lda.kernels import digamma as nb_digamma
 
+from .kernels import N_BLOCKS, chunk_candidates, local_kernel, topk_rows
 from .normal_gamma import ClusterQ, NGPrior, cluster_posterior
 from .sticks import elog_sticks, stick_params, topic_sticks
 
@@ -58,135 +61,14 @@ class CaviSettings:
                 raise ConfigError(f"iwtm cavi {nm}", f"must be > 0, got {getattr(self, nm)}")
 
 
+def default_threads() -> int:
+    """The job's allocation: ``OMP_NUM_THREADS`` when set (Snakemake exports a job's
+    threads there; BLAS reads it too), else numba's thread count."""
+    given = os.environ.get("OMP_NUM_THREADS", "")
+    return max(1, int(given)) if given.isdigit() else nb.config.NUMBA_NUM_THREADS
+
+
 # ---------------------------------------------------------------------------- kernels
-@nb.njit(cache=True)
-def _candidates(X, top, atom_ptr, atom_ids, map_idx, map_val, mt, e_lam, const, ptr_out):
-    """CSR of the candidate atoms of every datum and G_ik = sum_c b_kc E l_ic.
-    ``ptr_out`` (N+1) is filled; returns (atoms, G)."""
-    N = X.shape[0]
-    D = X.shape[1]
-    ptr_out[0] = 0
-    for i in range(N):
-        cnt = 0
-        for j in range(top.shape[1]):
-            c = top[i, j]
-            cnt += atom_ptr[c + 1] - atom_ptr[c]
-        ptr_out[i + 1] = ptr_out[i] + cnt
-    atoms = np.empty(ptr_out[N], np.int64)
-    G = np.empty(ptr_out[N])
-    for i in range(N):
-        p = ptr_out[i]
-        for j in range(top.shape[1]):
-            c0 = top[i, j]
-            for a in range(atom_ptr[c0], atom_ptr[c0 + 1]):
-                k = atom_ids[a]
-                g = 0.0
-                for jj in range(map_idx.shape[1]):
-                    w = map_val[k, jj]
-                    if w <= 0.0:
-                        continue
-                    c = map_idx[k, jj]
-                    d2 = 0.0
-                    for dd in range(D):
-                        diff = X[i, dd] - mt[c, dd]
-                        d2 += diff * diff
-                    g += w * (const[c] - 0.5 * e_lam[c] * d2)
-                atoms[p] = k
-                G[p] = g
-                p += 1
-    return atoms, G
-
-
-@nb.njit(cache=True)
-def _doc_pass(X, i0, i1, cptr, atoms, G, elog_pi, alpha, a_d, new_a, lg, acc,
-              zeta, n_k, s_k, q_k, ent):  # fmt: skip
-    """theta~ (5.11) of the document's data from alpha~ = a_d; new_a = alpha + sum
-    theta~ (5.12). With ``acc`` the statistics are accumulated."""
-    T = elog_pi.shape[0]
-    D = X.shape[1]
-    s = 0.0
-    for t in range(T):
-        s += a_d[t]
-    ps = nb_digamma(s)
-    elog_th = np.empty(T)
-    for t in range(T):
-        elog_th[t] = nb_digamma(a_d[t]) - ps
-        new_a[t] = alpha
-    for i in range(i0, i1):
-        c0 = cptr[i]
-        nc = cptr[i + 1] - c0
-        mx = -np.inf
-        for j in range(nc):
-            k = atoms[c0 + j]
-            for t in range(T):
-                v = elog_th[t] + elog_pi[t, k] + G[c0 + j]
-                lg[j * T + t] = v
-                if v > mx:
-                    mx = v
-        z = 0.0
-        for j in range(nc * T):
-            lg[j] = math.exp(lg[j] - mx)
-            z += lg[j]
-        lz = math.log(z)
-        for j in range(nc):
-            k = atoms[c0 + j]
-            w = 0.0
-            for t in range(T):
-                p = lg[j * T + t] / z
-                new_a[t] += p
-                w += p
-                if acc and p > 0.0:
-                    zeta[t, k] += p
-                    ent[0] -= p * (math.log(lg[j * T + t]) - lz)
-            if acc and w > 0.0:
-                n_k[k] += w
-                xx = 0.0
-                for dd in range(D):
-                    s_k[k, dd] += w * X[i, dd]
-                    xx += X[i, dd] * X[i, dd]
-                q_k[k] += w * xx
-
-
-@nb.njit(cache=True)
-def _local(X, indptr, cptr, atoms, G, elog_pi, alpha, max_local, tol, alpha_t,
-           ndt, zeta, n_k, s_k, q_k, ent, accumulate):  # fmt: skip
-    """Eqs 5.11-5.12 for every document from alpha~ = alpha + N_d/T until
-    max |d alpha~| < tol * mean alpha~ (at most ``max_local`` sweeps), then one final
-    pass that accumulates the statistics and sets alpha~. Returns the sweeps used."""
-    T = elog_pi.shape[0]
-    new_a = np.empty(T)
-    maxc = 1
-    for i in range(X.shape[0]):
-        maxc = max(maxc, cptr[i + 1] - cptr[i])
-    lg = np.empty(maxc * T)
-    sweeps = 0
-    for d in range(indptr.shape[0] - 1):
-        i0 = indptr[d]
-        i1 = indptr[d + 1]
-        a_d = alpha_t[d]
-        for t in range(T):
-            a_d[t] = alpha + (i1 - i0) / T
-        for _ in range(max_local):
-            _doc_pass(X, i0, i1, cptr, atoms, G, elog_pi, alpha, a_d, new_a, lg, False,
-                      zeta, n_k, s_k, q_k, ent)  # fmt: skip
-            sweeps += 1
-            delta = 0.0
-            mean = 0.0
-            for t in range(T):
-                delta = max(delta, abs(new_a[t] - a_d[t]))
-                mean += new_a[t] / T
-                a_d[t] = new_a[t]
-            if delta < tol * mean:
-                break
-        _doc_pass(X, i0, i1, cptr, atoms, G, elog_pi, alpha, a_d, new_a, lg, accumulate,
-                  zeta, n_k, s_k, q_k, ent)  # fmt: skip
-        sweeps += 1
-        for t in range(T):
-            a_d[t] = new_a[t]
-            ndt[d, t] = new_a[t] - alpha
-    return sweeps
-
-
 @nb.njit(cache=True)
 def _map_topic(indptr, cptr, atoms, G, elog_pi, alpha_t, out):
     """Eq. 6.44: out[i] = argmax_t sum_k theta~_ditk under the documents' alpha~."""
@@ -235,8 +117,10 @@ class LocalStats:
 class IWTMCavi:
     """CAVI for IWTM. ``fit(X, indptr, n_iter)``; ``transform`` folds in new documents."""
 
-    def __init__(self, settings: CaviSettings, prior: NGPrior, seed: int = 0, chunk=4096):
+    def __init__(self, settings: CaviSettings, prior: NGPrior, seed: int = 0, chunk=4096,
+                 threads: int | None = None):  # fmt: skip
         settings.check()
+        self.threads = default_threads() if threads is None else max(1, int(threads))
         self.s = settings
         self.prior = prior
         self.alpha = settings.alpha if settings.alpha is not None else 1.0 / settings.T
@@ -246,6 +130,17 @@ class IWTMCavi:
         self.J = min(settings.map_top, settings.C)
         self.c_top = min(settings.c_top, settings.C)
         self.timing: dict[str, float] = {}
+
+    @contextlib.contextmanager
+    def _threads(self):
+        """numba's thread count = ``self.threads`` inside (BLAS follows the environment).
+        The kernels' results do not depend on it."""
+        old = nb.get_num_threads()
+        nb.set_num_threads(min(self.threads, nb.config.NUMBA_NUM_THREADS))
+        try:
+            yield
+        finally:
+            nb.set_num_threads(old)
 
     # -- factors of the mapping mode (digest Sec. 3.3)
     @property
@@ -341,23 +236,26 @@ class IWTMCavi:
         return self.augment(X) @ self.el_weights()
 
     def top_clusters(self, X: np.ndarray, Xa: np.ndarray | None = None) -> np.ndarray:
-        """The c_top clusters of largest E l_ic for every datum (chunked GEMM on the
-        augmented features; timing: el_gemm = the BLAS calls, el_topc = the selection)."""
+        """The c_top clusters of largest E l_ic for every datum, by decreasing E l (ties:
+        the lower cluster index first); chunked GEMM on the augmented features, the
+        selection by a numba kernel per chunk (timing: el_gemm = the BLAS calls, el_topc =
+        the selection)."""
         if Xa is None:
             Xa = self.augment(X)
         W = self.el_weights()
         out = np.empty((len(Xa), self.c_top), np.int64)
         t_g = t_s = 0.0
-        for a in range(0, len(Xa), self.chunk):
-            t0 = time.perf_counter()
-            Gc = Xa[a : a + self.chunk] @ W
-            t1 = time.perf_counter()
-            if self.c_top < self.C:
-                out[a : a + len(Gc)] = np.argpartition(-Gc, self.c_top - 1, axis=1)[:, : self.c_top]
-            else:
-                out[a : a + len(Gc)] = np.arange(self.C)[None, :]
-            t_g += t1 - t0
-            t_s += time.perf_counter() - t1
+        with self._threads():
+            for a in range(0, len(Xa), self.chunk):
+                t0 = time.perf_counter()
+                Gc = Xa[a : a + self.chunk] @ W
+                t1 = time.perf_counter()
+                if self.c_top < self.C:
+                    topk_rows(Gc, self.c_top, out[a : a + len(Gc)])
+                else:
+                    out[a : a + len(Gc)] = np.arange(self.C)[None, :]
+                t_g += t1 - t0
+                t_s += time.perf_counter() - t1
         self.timing["el_gemm"] = self.timing.get("el_gemm", 0.0) + t_g
         self.timing["el_topc"] = self.timing.get("el_topc", 0.0) + t_s
         return out
@@ -372,30 +270,60 @@ class IWTMCavi:
         return ptr.astype(np.int64), order.astype(np.int64)
 
     def _candidate_lists(self, X):
-        top = self.top_clusters(X)
-        if self.c_top >= self.C:
-            top = top[:, :1]  # with c_top = C the one group holds every atom
+        """CSR (ptr, atoms, G) of every datum's candidate atoms: chunk by chunk, the E l
+        GEMM, then the fused top-C selection + candidate kernel reading G_ik = sum_c b_kc
+        E l_ic from the chunk (timing: el_gemm, el_topc = selection + candidate lists)."""
+        Xa = self.augment(X)
+        W = self.el_weights()
         ptr, ids = self._atom_index()
-        cptr = np.empty(len(X) + 1, np.int64)
-        el = self.q.e_lam
-        atoms, G = _candidates(X, top, ptr, ids, self.map_idx, self.map_val, self.q.mt, el,
-                               self.q.const(), cptr)  # fmt: skip
-        return cptr, atoms, G
+        mi, mv = self.map_idx, self.map_val
+        ptrs, atoms, Gs = [np.zeros(1, np.int64)], [], []
+        t_g = t_s = 0.0
+        with self._threads():
+            for a in range(0, len(Xa), self.chunk):
+                t0 = time.perf_counter()
+                El = Xa[a : a + self.chunk] @ W
+                t1 = time.perf_counter()
+                _, p, at, g = chunk_candidates(El, self.c_top, ptr, ids, mi, mv)
+                ptrs.append(p[1:] + ptrs[-1][-1])
+                atoms.append(at)
+                Gs.append(g)
+                t_g += t1 - t0
+                t_s += time.perf_counter() - t1
+        self.timing["el_gemm"] = self.timing.get("el_gemm", 0.0) + t_g
+        self.timing["el_topc"] = self.timing.get("el_topc", 0.0) + t_s
+        return np.concatenate(ptrs), np.concatenate(atoms), np.concatenate(Gs)
 
     # -- blocks
     def local_step(self, X, indptr, accumulate=True) -> LocalStats:
+        """Eqs 5.11-5.12 for every document (numba, documents in parallel blocks); leaves
+        the statistics of :class:`LocalStats`. timing: local = the whole step (E l GEMM
+        and candidates included), local_kernel = the sweeps alone."""
         t0 = time.perf_counter()
         cptr, atoms, G = self._candidate_lists(X)
         nd, D = len(indptr) - 1, X.shape[1]
-        st = LocalStats(np.zeros((nd, self.T)), np.zeros((nd, self.T)),
-                        np.zeros((self.T, self.K)), np.zeros(self.K), np.zeros((self.K, D)),
-                        np.zeros(self.K), 0.0)  # fmt: skip
-        ent = np.zeros(1)
-        _local(X, indptr, cptr, atoms, G, self.elog_pi, self.alpha, self.s.max_local,
-               self.s.local_tol, st.alpha_t, st.ndt, st.zeta, st.n_k, st.s_k, st.q_k, ent,
-               accumulate)  # fmt: skip
-        st.entropy = float(ent[0])
-        self.timing["local"] = self.timing.get("local", 0.0) + time.perf_counter() - t0
+        T, K = self.T, self.K
+        Ks = K if accumulate else 1  # without statistics the blocks only split the work
+        zetaT, n_k = np.zeros((N_BLOCKS, Ks, T)), np.zeros((N_BLOCKS, Ks))
+        s_k, q_k = np.zeros((N_BLOCKS, Ks, D)), np.zeros((N_BLOCKS, Ks))
+        ent = np.zeros((N_BLOCKS, 1))
+        alpha_t, ndt = np.zeros((nd, T)), np.zeros((nd, T))
+        t1 = time.perf_counter()
+        with self._threads():
+            self.sweeps = int(local_kernel(X, indptr, cptr, atoms, G,
+                                           np.ascontiguousarray(self.elog_pi.T), self.alpha,
+                                           self.s.max_local, self.s.local_tol, alpha_t, ndt,
+                                           accumulate, zetaT, n_k, s_k, q_k, ent))  # fmt: skip
+        t2 = time.perf_counter()
+        if accumulate:
+            st = LocalStats(alpha_t, ndt, np.ascontiguousarray(zetaT.sum(0).T), n_k.sum(0),
+                            s_k.sum(0), q_k.sum(0), float(ent.sum()))  # fmt: skip
+        else:
+            st = LocalStats(alpha_t, ndt, np.zeros((T, K)), np.zeros(K), np.zeros((K, D)),
+                            np.zeros(K), 0.0)  # fmt: skip
+        t3 = time.perf_counter()
+        self.timing["local_kernel"] = self.timing.get("local_kernel", 0.0) + t2 - t1
+        self.timing["local"] = self.timing.get("local", 0.0) + t3 - t0
         return st
 
     def _beta_sparse(self):
@@ -437,7 +365,9 @@ class IWTMCavi:
         """Keep each atom's map_top largest log-weights of L, normalised."""
         J = self.J
         if J < self.C:
-            idx = np.argpartition(-L, J - 1, axis=1)[:, :J]
+            idx = np.empty((len(L), J), np.int64)
+            with self._threads():
+                topk_rows(np.ascontiguousarray(L), J, idx)
         else:
             idx = np.broadcast_to(np.arange(self.C), L.shape).copy()
         v = np.take_along_axis(L, idx, 1)
