@@ -136,3 +136,82 @@ def dense_local(X, indptr, elog_pi, B, El, alpha, n_sweeps):
             ent -= float(np.where(p > 0, p * np.log(p), 0.0).sum())
         at[d] = a
     return at, zeta, n_k, s_k, q_k, ent
+
+
+def topk_rows_ref(A, k):
+    """The k largest entries of every row, by value descending, ties by lower index (the
+    rule of ``kernels.topk_rows``)."""
+    A = np.asarray(A)
+    idx = np.arange(A.shape[1])
+    return np.array([np.lexsort((idx, -row))[:k] for row in A], dtype=np.int64).reshape(-1, k)
+
+
+def candidates_ref(El, c_top, map_idx, map_val):
+    """Candidate atoms of every datum and G_ik = sum_c b_kc E l_ic (Sec. 5.4.3): the atoms
+    whose most probable cluster (first argmax of map_val) is among the datum's c_top best
+    clusters, in the order of those clusters (``topk_rows_ref``), then by atom index; with
+    c_top >= C every atom, by index. Returns (ptr, atoms, G)."""
+    N, C = El.shape
+    K = len(map_idx)
+    prim = map_idx[np.arange(K), map_val.argmax(1)]
+    B = np.zeros((K, C))
+    for k in range(K):
+        for c, w in zip(map_idx[k], map_val[k], strict=True):
+            if w > 0:
+                B[k, c] += w
+    ptr, atoms, G = [0], [], []
+    top = topk_rows_ref(El, min(c_top, C))
+    for i in range(N):
+        if c_top < C:
+            ks = [k for c in top[i] for k in np.flatnonzero(prim == c)]
+        else:
+            ks = list(range(K))
+        atoms += ks
+        G += [float(B[k] @ El[i]) for k in ks]
+        ptr.append(len(atoms))
+    return np.array(ptr, np.int64), np.array(atoms, np.int64), np.array(G)
+
+
+def sparse_local(X, indptr, cptr, atoms, G, elog_pi, alpha, max_local, tol):
+    """Eqs 5.11-5.12 on candidate lists (CSR ``cptr``, ``atoms``, ``G``) with q(z, k)
+    exponentiated directly: from alpha~ = alpha + N_d/T, at most ``max_local`` sweeps
+    until max |d alpha~| < tol * mean alpha~, then the final pass. A datum without
+    candidates drops out. Returns (alpha~, zeta, n_k, s_k, q_k, entropy)."""
+    from scipy.special import digamma as psi
+
+    T, K = elog_pi.shape
+    nd = len(indptr) - 1
+    at = np.zeros((nd, T))
+    zeta = np.zeros((T, K))
+    n_k = np.zeros(K)
+    s_k = np.zeros((K, X.shape[1]))
+    q_k = np.zeros(K)
+    ent = 0.0
+
+    def q_of(i, a):
+        ks = atoms[cptr[i] : cptr[i + 1]]
+        lg = (psi(a) - psi(a.sum()))[None, :] + elog_pi[:, ks].T + G[cptr[i] : cptr[i + 1], None]
+        p = np.exp(lg - lg.max())
+        return ks, p / p.sum()
+
+    for d in range(nd):
+        rows = [i for i in range(indptr[d], indptr[d + 1]) if cptr[i + 1] > cptr[i]]
+        a = np.full(T, alpha + (indptr[d + 1] - indptr[d]) / T)
+        for _ in range(max_local):
+            new = alpha + sum((q_of(i, a)[1].sum(0) for i in rows), np.zeros(T))
+            done = np.abs(new - a).max() < tol * new.mean()
+            a = new
+            if done:
+                break
+        new = np.full(T, alpha)
+        for i in rows:
+            ks, p = q_of(i, a)
+            new += p.sum(0)
+            np.add.at(zeta.T, ks, p)
+            w = p.sum(1)
+            np.add.at(n_k, ks, w)
+            np.add.at(s_k, ks, w[:, None] * X[i][None, :])
+            np.add.at(q_k, ks, w * float(X[i] @ X[i]))
+            ent -= float((p[p > 0] * np.log(p[p > 0])).sum())
+        at[d] = new
+    return at, zeta, n_k, s_k, q_k, ent
