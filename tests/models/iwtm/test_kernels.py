@@ -141,3 +141,18 @@ def test_kernels_same_bits_for_any_thread_count():
     np.testing.assert_array_equal(a.map_val, b.map_val)
     np.testing.assert_array_equal(a.last_stats.zeta, b.last_stats.zeta)
     np.testing.assert_array_equal(a.train_theta(), b.train_theta())
+
+
+def test_nearest_clusters_equals_numpy_and_ties_go_to_the_lower_index():
+    from latentlab.models.iwtm.kernels import nearest_clusters
+
+    rng = np.random.default_rng(4)
+    m = rng.normal(size=(90, 13))
+    for k in (1, 7, 89):
+        out = np.empty((len(m), k), np.int64)
+        nearest_clusters(m, out)
+        np.testing.assert_array_equal(out, ref.nearest_ref(m, k))
+    m = np.repeat(rng.integers(0, 3, size=(30, 4)).astype(np.float64), 2, axis=0)  # ties
+    out = np.empty((len(m), 9), np.int64)
+    nearest_clusters(m, out)
+    np.testing.assert_array_equal(out, ref.nearest_ref(m, 9))

@@ -27,7 +27,7 @@ from scipy.special import digamma, gammaln
 from latentlab.errors import ConfigError, DataError, DivergenceError
 from latentlab.models.lda.kernels import digamma as nb_digamma
 
-from .kernels import N_BLOCKS, chunk_candidates, local_kernel, topk_rows
+from .kernels import N_BLOCKS, chunk_candidates, local_kernel, nearest_clusters, topk_rows
 from .normal_gamma import ClusterQ, NGPrior, cluster_posterior
 from .sticks import elog_sticks, stick_params, topic_sticks
 
@@ -172,29 +172,22 @@ class IWTMCavi:
         # mapping: atom k -> cluster k mod C, 0.9 on it, 0.1 over its nearest clusters
         J = self.J
         prim = np.arange(self.K) % C
-        self.map_idx = np.zeros((self.K, J), np.int64)
-        self.map_val = np.zeros((self.K, J))
-        m = self.q.mt
         spread = min(self.s.init_spread, J - 1)
-        for c in np.unique(prim):
-            ks = np.where(prim == c)[0]
-            if spread > 0:
-                d2 = ((m - m[c]) ** 2).sum(1)
-                d2[c] = np.inf
-                near = np.argsort(d2, kind="stable")[:spread]
-            else:
-                near = np.zeros(0, np.int64)
-            others = np.setdiff1d(np.arange(C), np.concatenate([[c], near]))[: J - 1 - spread]
-            idx = np.concatenate([[c], near, others]).astype(np.int64)
-            val = np.concatenate(
-                [
-                    [0.9 if spread else 1.0],
-                    np.full(spread, 0.1 / max(spread, 1)),
-                    np.zeros(len(others)),
-                ]  # fmt: skip
-            )
-            self.map_idx[ks] = idx
-            self.map_val[ks] = val
+        idx = np.zeros((C, J), np.int64)
+        idx[:, 0] = np.arange(C)
+        if spread > 0:  # the spread nearest other clusters (numba; ties: lower index)
+            with self._threads():
+                nearest_clusters(self.q.mt, idx[:, 1 : 1 + spread])
+        if J - 1 - spread > 0:  # then the lowest-numbered other clusters
+            for c in np.unique(prim):
+                idx[c, 1 + spread :] = np.setdiff1d(np.arange(C), idx[c, : 1 + spread])[
+                    : J - 1 - spread
+                ]
+        val = np.zeros(J)
+        val[0] = 0.9 if spread else 1.0
+        val[1 : 1 + spread] = 0.1 / max(spread, 1)
+        self.map_idx = idx[prim]
+        self.map_val = np.tile(val, (self.K, 1))
         return self
 
     def _topic_sticks(self):

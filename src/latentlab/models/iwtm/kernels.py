@@ -14,6 +14,8 @@
   (``prange``), each accumulating into its own copy of the statistics; the blocks are
   summed in order, so the bits do not depend on the number of threads.
 
+- :func:`nearest_clusters`: each cluster's nearest other clusters (initial mapping).
+
 Plain-numpy oracles: :mod:`.reference` (``topk_rows_ref``, ``candidates_ref``,
 ``sparse_local``).
 """
@@ -63,6 +65,38 @@ def topk_rows(A, k, out):
         val = np.empty(k)
         for i in range(R * s // n_str, R * (s + 1) // n_str):
             _topk_row(A[i], k, out[i], val)
+
+
+@nb.njit(cache=True, parallel=True)
+def nearest_clusters(m, out):
+    """out[c] = the out.shape[1] (< C) clusters nearest to cluster c other than c itself
+    (squared distance of the rows of m, ascending; ties: the lower index first): the
+    spread of the initial mapping (Sec. 5.4.7)."""
+    C, D = m.shape
+    k = out.shape[1]
+    n_str = min(C, 64)
+    for s in nb.prange(n_str):
+        val = np.empty(k)
+        neg = np.empty(C)
+        for c in range(C * s // n_str, C * (s + 1) // n_str):
+            for j in range(C):
+                # four partial sums (dd mod 4): the loop pipelines, the same bits anywhere
+                a0 = a1 = a2 = a3 = 0.0
+                for d0 in range(0, D - 3, 4):
+                    e0 = m[j, d0] - m[c, d0]
+                    e1 = m[j, d0 + 1] - m[c, d0 + 1]
+                    e2 = m[j, d0 + 2] - m[c, d0 + 2]
+                    e3 = m[j, d0 + 3] - m[c, d0 + 3]
+                    a0 += e0 * e0
+                    a1 += e1 * e1
+                    a2 += e2 * e2
+                    a3 += e3 * e3
+                for dd in range(D - D % 4, D):
+                    e0 = m[j, dd] - m[c, dd]
+                    a0 += e0 * e0
+                neg[j] = -((a0 + a1) + (a2 + a3))
+            neg[c] = -np.inf
+            _topk_row(neg, k, out[c], val)
 
 
 # ---------------------------------------------------------------------------- candidates

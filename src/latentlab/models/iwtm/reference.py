@@ -215,3 +215,14 @@ def sparse_local(X, indptr, cptr, atoms, G, elog_pi, alpha, max_local, tol):
             ent -= float((p[p > 0] * np.log(p[p > 0])).sum())
         at[d] = new
     return at, zeta, n_k, s_k, q_k, ent
+
+
+def nearest_ref(m, k):
+    """The k nearest other clusters of every cluster (the initial mapping's spread, as
+    first written: a stable argsort of the squared distances)."""
+    out = np.empty((len(m), k), np.int64)
+    for c in range(len(m)):
+        d2 = ((m - m[c]) ** 2).sum(1)
+        d2[c] = np.inf
+        out[c] = np.argsort(d2, kind="stable")[:k]
+    return out
