@@ -61,8 +61,8 @@ class IWTMSvi(IWTMCavi):
     a growing corpus (IVI): N_doc/|S| always uses the corpus of the current call."""
 
     def __init__(self, settings: CaviSettings, prior: NGPrior, svi: SviSettings,
-                 seed: int = 0, chunk: int = 4096):  # fmt: skip
-        super().__init__(settings, prior, seed=seed, chunk=chunk)
+                 seed: int = 0, chunk: int = 4096, threads: int | None = None):  # fmt: skip
+        super().__init__(settings, prior, seed=seed, chunk=chunk, threads=threads)
         svi.check()
         self.svi = svi
         self.rho = float(svi.rho)

@@ -1,17 +1,22 @@
-"""iwtm bench: GEMM share of the CAVI expected log-likelihood vs the machine's GEMM peak,
-one CAVI iteration, scikit-learn BayesianGaussianMixture side by side, Gibbs vs VI time
+"""iwtm bench: GEMM share of the CAVI expected log-likelihood vs the machine's GEMM peak
+(alone and with the top-C selection), one CAVI iteration block by block at N x C with 1
+and (when the job has them) 2 threads, its labelled extrapolation to ``estimate_N``; at
+one thread: scikit-learn BayesianGaussianMixture side by side, Gibbs vs VI time
 at equal data (E13), one LDA+KMEANS run vs CAVI (E12), dense SIFT images per second.
 Writes bench.csv (never a timed test). With ``bench.dataset`` set the descriptors are the
 run's real ones (rows tiled when N exceeds them); otherwise standard normal."""
 
 from __future__ import annotations
 
+import functools
+import os
 import time
 
 import numpy as np
 import pandas as pd
+from threadpoolctl import threadpool_limits
 
-from latentlab.bench import machine_peaks
+from latentlab.bench import best_time, machine_peaks
 from latentlab.models.iwtm.cavi import CaviSettings, IWTMCavi
 from latentlab.models.iwtm.gibbs import GibbsSchedule, IWTMGibbs
 from latentlab.models.iwtm.normal_gamma import NGPrior
@@ -36,7 +41,6 @@ def bench(ctx):
     b = ctx.settings.bench
     rng = np.random.default_rng(ctx.seed(0))
     peaks = machine_peaks()
-    peak = float(peaks.get("gemm_gflops", np.nan))
     X, src = _descriptors(ctx, b, rng)
     D = X.shape[1]
     rows = []
@@ -48,35 +52,91 @@ def bench(ctx):
     if ip[-1] != b.N:
         ip = np.append(ip, b.N)
     prior = NGPrior.from_data(X, 1.0, 32.0 * D)
-    m = IWTMCavi(CaviSettings(T=b.T, C=b.C, K=2 * b.C, max_local=20), prior, seed=0)
+    counts = (1, 2) if ctx.threads >= 2 else (1,)
+    for n in counts:
+        with threadpool_limits(limits=n):
+            a = np.random.default_rng(0).standard_normal((1024, 1024))
+            peak_n = 2.0 * 1024**3 / best_time(lambda a=a: a @ a, repeat=3) / 1e9
+            _cavi_rows(X, ip, b, prior, n, peak_n, row)
+    # the rest compares methods at one thread each (numba and BLAS)
+    with threadpool_limits(limits=1):
+        _comparisons(X, ip, b, prior, D, rng, row)
+    df = pd.DataFrame(rows)
+    df["machine"] = str(peaks)
+    df["load_avg_1min"] = os.getloadavg()[0]
+    df.to_csv(ctx.output("csv"), index=False)
+
+
+BLOCKS = ("el_gemm", "el_topc", "local_kernel", "local_other", "cluster", "mapping",
+          "topic_sticks", "master_sticks")  # fmt: skip
+N_SCALED = ("el_gemm", "el_topc", "local_kernel", "local_other")  # O(N); the rest O(K C)
+
+
+def _cavi_rows(X, ip, b, prior, threads, peak, row):
+    """E l GEMM alone and with the top-C selection (best of ``gemm_reps``), one CAVI
+    iteration at N x C (K = 2C) block by block, and its N-linear extrapolation to
+    ``estimate_N`` (labelled an estimate), with ``threads`` numba and BLAS threads."""
+    D = X.shape[1]
+    cs = CaviSettings(T=b.T, C=b.C, K=2 * b.C, max_local=20)
+    IWTMCavi(CaviSettings(T=b.T, C=8, K=16, max_local=20), prior, threads=threads).fit(
+        X[: 4 * b.doc_len], ip[:5], 1
+    )  # compile (or load) the numba kernels before anything is timed
+    m = IWTMCavi(cs, prior, seed=0, threads=threads)
+    t0 = time.perf_counter()
     m.initialize(X)
+    t_init = time.perf_counter() - t0
     # E l: [x, |x|^2, 1] (N x (D+2)) @ W ((D+2) x C), contiguous float64, one call per chunk
     Xa = m.augment(X)
     W = m.el_weights()
+    flops = 2.0 * b.N * (D + 2) * b.C
     t_best = np.inf
     for _ in range(b.gemm_reps):
         t0 = time.perf_counter()
         for a in range(0, len(Xa), m.chunk):
             Xa[a : a + m.chunk] @ W
         t_best = min(t_best, time.perf_counter() - t0)
-    gf = 2.0 * b.N * (D + 2) * b.C / t_best / 1e9
-    row(what="E l GEMM only (chunked, best of reps)", N=b.N, C=b.C, D=D, seconds=t_best,
-        gflops=gf, peak_gflops=peak, fraction_of_peak=gf / peak)  # fmt: skip
-    m.timing.clear()
-    t0 = time.perf_counter()
-    m.top_clusters(X, Xa)
-    t_el = time.perf_counter() - t0
-    gf2 = 2.0 * b.N * (D + 2) * b.C / t_el / 1e9
-    row(what="E l GEMM + top-C selection", N=b.N, C=b.C, D=D, seconds=t_el, gflops=gf2,
-        peak_gflops=peak, fraction_of_peak=gf2 / peak, el_gemm_s=m.timing["el_gemm"],
-        el_topc_s=m.timing["el_topc"])  # fmt: skip
+    row(what="E l GEMM only (chunked, best of reps)", threads=threads, N=b.N, C=b.C, D=D,
+        seconds=t_best, gflops=flops / t_best / 1e9, peak_gflops=peak,
+        fraction_of_peak=flops / t_best / 1e9 / peak)  # fmt: skip
+    t_sel, tm = np.inf, {}
+    for _ in range(b.gemm_reps):
+        m.timing.clear()
+        t0 = time.perf_counter()
+        m.top_clusters(X, Xa)
+        if time.perf_counter() - t0 < t_sel:
+            t_sel, tm = time.perf_counter() - t0, dict(m.timing)
+    row(what="E l GEMM + top-C selection (best of reps)", threads=threads, N=b.N, C=b.C, D=D,
+        seconds=t_sel, gflops=flops / t_sel / 1e9, peak_gflops=peak,
+        fraction_of_peak=flops / t_sel / 1e9 / peak, el_gemm_s=tm["el_gemm"],
+        el_topc_s=tm["el_topc"])  # fmt: skip
+    del Xa
     m.timing.clear()
     t0 = time.perf_counter()
     m.fit(X, ip, 1)
     t_it = time.perf_counter() - t0
-    row(what="CAVI iteration", N=b.N, C=b.C, D=D, T=b.T, seconds=t_it,
-        el_gemm_s=m.timing.get("el_gemm"), el_topc_s=m.timing.get("el_topc"),
-        local_s=m.timing.get("local"))  # fmt: skip
+    t0 = time.perf_counter()
+    m.elbo(m.last_stats)
+    t_elbo = time.perf_counter() - t0
+    tm = dict(m.timing)
+    tm["local_other"] = tm["local"] - tm["el_gemm"] - tm["el_topc"] - tm["local_kernel"]
+    blocks = {k: tm.get(k, 0.0) for k in BLOCKS}
+    common = dict(threads=threads, C=b.C, K=2 * b.C, D=D, T=b.T)
+    row(what="CAVI iteration at bench scale", N=b.N, seconds=t_it, init_s=t_init, elbo_s=t_elbo,
+        local_sweeps=m.sweeps, fraction_of_peak=flops / blocks["el_gemm"] / 1e9 / peak,
+        **{f"{k}_s": v for k, v in blocks.items()}, **common)  # fmt: skip
+    for k, v in blocks.items():
+        row(what=f"CAVI iteration block: {k}", N=b.N, seconds=v, share=v / t_it, **common)
+    f = b.estimate_N / b.N
+    est = {k: v * (f if k in N_SCALED else 1.0) for k, v in blocks.items()}
+    row(what=f"CAVI iteration at N = {b.estimate_N} (ESTIMATE: the O(N) blocks scaled "
+        f"{f:.2f}x from N = {b.N}, the O(KC) blocks as measured)", N=b.estimate_N,
+        seconds=sum(est.values()) + (t_it - sum(blocks.values())) * f, estimate=True,
+        **{f"{k}_s": v for k, v in est.items()}, **common)  # fmt: skip
+
+
+def _comparisons(X, ip, b, prior, D, rng, row):
+    """Method comparisons at one thread (E12, E13, E18, scikit-learn, dense SIFT)."""
+    row = functools.partial(row, threads=1)
     # scikit-learn BGM vs our CAVI at equal N and C
     from sklearn.mixture import BayesianGaussianMixture
 
@@ -92,7 +152,8 @@ def bench(ctx):
         random_state=0,
     ).fit(Xs)
     t_bgm = (time.perf_counter() - t0) / max(g.n_iter_, 1)
-    m2 = IWTMCavi(CaviSettings(T=b.T, C=b.bgm_C, K=2 * b.bgm_C, max_local=20), prior, seed=0)
+    m2 = IWTMCavi(CaviSettings(T=b.T, C=b.bgm_C, K=2 * b.bgm_C, max_local=20), prior, seed=0,
+                  threads=1)  # fmt: skip
     t0 = time.perf_counter()
     m2.fit(Xs, np.arange(0, b.bgm_N + 1, b.doc_len), b.iters)
     t_iw = (time.perf_counter() - t0) / b.iters
@@ -107,7 +168,7 @@ def bench(ctx):
     IWTMGibbs(b.T, pg, seed=0).fit(Xg, ipg, yg, 2, GibbsSchedule(b.iters, 10**6, 10, 1))
     t_g = (time.perf_counter() - t0) / b.iters
     m3 = IWTMCavi(CaviSettings(T=b.T, C=b.vs_C, K=2 * b.vs_C), NGPrior.from_data(Xg, 1.0, 32.0 * D),
-                  seed=0)  # fmt: skip
+                  seed=0, threads=1)  # fmt: skip
     t0 = time.perf_counter()
     m3.fit(Xg, ipg, b.iters)
     t_v = (time.perf_counter() - t0) / b.iters
@@ -134,6 +195,7 @@ def bench(ctx):
             prior,
             SviSettings(rho=min(1.0, b.svi_batch / nd), batch=b.svi_batch),
             seed=0,
+            threads=1,
         )
         ms.initialize(Xc)
         ms.fit(Xc, ip[: nd + 1], 1)  # compile / warm up
@@ -154,6 +216,3 @@ def bench(ctx):
     t_s = time.perf_counter() - t0
     row(what="dense SIFT 256x256 images/s (one core)", N=b.sift_images, seconds=t_s,
         images_per_s=b.sift_images / t_s)  # fmt: skip
-    df = pd.DataFrame(rows)
-    df["machine"] = str(peaks)
-    df.to_csv(ctx.output("csv"), index=False)

@@ -397,7 +397,9 @@ class BenchCfg:
     """``dataset``: a dataset of the run whose descriptors are used (null = N(0, 1) with
     dim D); N x C the E l GEMM and the CAVI iteration; bgm_N x bgm_C the scikit-learn
     side by side; vs_N descriptors (vs_C clusters) for Gibbs vs VI and LDA+KMEANS vs VI;
-    an SVI step with ``svi_batch`` documents on a quarter of the N descriptors and on all."""
+    an SVI step with ``svi_batch`` documents on a quarter of the N descriptors and on all;
+    the N x C iteration's O(N) blocks scaled to ``estimate_N`` (13 scenes x 100 images
+    per class at ~600 descriptors: ~780k), written as an estimate."""
 
     dataset: str | None = None
     N: int = 200_000
@@ -413,6 +415,7 @@ class BenchCfg:
     vs_C: int = 200
     sift_images: int = 20
     svi_batch: int = 32  # documents per SVI minibatch timed on two corpus sizes
+    estimate_N: int = 780_000  # the CAVI iteration extrapolated (labelled) to this N
 
 
 @dataclass(frozen=True)
