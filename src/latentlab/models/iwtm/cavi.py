@@ -9,6 +9,8 @@ ascent steps, and every block leaves the ELBO non-decreasing (C8, tested).
 
 The local step never stores q(z, k): it leaves the sufficient statistics the global
 blocks and the ELBO need (N_dt, zeta_tk, per-atom n_k, s_k, q_k and the entropy).
+Its kernels (:mod:`.kernels`) run on ``threads`` numba threads (default: the job's
+``OMP_NUM_THREADS``) with results that do not depend on the thread count.
 """
 
 from __future__ import annotations
