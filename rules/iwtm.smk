@@ -8,6 +8,7 @@ IWTM_DS = list(IWTM_CFG.get("datasets", ["syn_iwtm"]))
 IWTM_FIGS = [
     "fig4_1",
     "fig4_2",
+    "fig4_3",
     "fig5_1",
     "fig5_2",
     "fig5_3",
@@ -92,12 +93,50 @@ rule iwtm_figure:
     log:
         f"{LOGS}/iwtm/{{fig}}.log",
     wildcard_constraints:
-        fig="fig[45]_[0-9]",
+        fig="fig4_[12]|fig5_[0-9]",
     params:
         json=lambda w: step_params("iwtm", w.fig),
         io=lambda w, input, output: io_args(input, output),
     shell:
         "python -m latentlab iwtm {wildcards.fig} --params {params.json:q} {params.io} > {log} 2>&1"
+
+
+# Fig 4.3: Gibbs IWTM on 8-scene at T = 100 (iwtm.scene8.dataset; smoke: syn_iwtm)
+S8_DS = _study_shape("iwtm").settings("scene8", IWTM_CFG).scene8.dataset
+
+
+rule iwtm_scene8:
+    input:
+        data=f"{IWTM}/data/{S8_DS}.npz",
+    output:
+        csv=f"{IWTM}/scene8_{S8_DS}.csv",
+        confusion=f"{IWTM}/scene8_{S8_DS}.npz",
+    log:
+        f"{LOGS}/iwtm/scene8_{S8_DS}.log",
+    benchmark:
+        f"{BENCH}/iwtm/scene8_{S8_DS}.tsv"
+    threads: 1
+    params:
+        json=step_params("iwtm", "scene8"),
+        io=lambda w, input, output: io_args(input, output),
+    shell:
+        "python -m latentlab iwtm scene8 --params {params.json:q} {params.io} > {log} 2>&1"
+
+
+rule iwtm_figure43:
+    input:
+        scene8=f"{IWTM}/scene8_{S8_DS}.csv",
+        confusion=f"{IWTM}/scene8_{S8_DS}.npz",
+    output:
+        png=f"{IWTM}/fig4_3.png",
+        csv=f"{IWTM}/fig4_3.csv",
+    log:
+        f"{LOGS}/iwtm/fig4_3.log",
+    params:
+        json=step_params("iwtm", "fig4_3"),
+        io=lambda w, input, output: io_args(input, output),
+    shell:
+        "python -m latentlab iwtm fig4_3 --params {params.json:q} {params.io} > {log} 2>&1"
 
 
 rule iwtm_semi:
@@ -331,6 +370,7 @@ rule iwtm_claims:
         ch4=expand(f"{IWTM}/ch4_{{ds}}.csv", ds=IWTM_DS),
         ch5=expand(f"{IWTM}/ch5_{{ds}}.csv", ds=IWTM_DS),
         semi=expand(f"{IWTM}/semi_{{ds}}.csv", ds=IWTM_DS),
+        scene8=f"{IWTM}/scene8_{S8_DS}.csv",
         svi=expand(f"{IWTM}/svi_{{ds}}.csv", ds=IWTM_DS),
         ivi=expand(f"{IWTM}/ivi_{{ds}}.csv", ds=IWTM_DS),
         ivi_trace=expand(f"{IWTM}/ivi_{{ds}}.trace.csv", ds=IWTM_DS),

@@ -542,15 +542,16 @@ def _(ctx):
 
 @STUDY.claim("E4.3")
 def _(ctx):
-    a = _frames(ctx, "ch4")
+    """Fig 4.3's IWTM accuracy on 8-scene (T = 100); the document: 76.4 +- 0.2 %."""
+    a = _frames(ctx, "scene8")
     if "scene8" not in a:
-        return NotRun("Fig 4.3 is not built: it needs the 8-scene images (a scene8 data job, "
-                      "datasets: [scene13, scene8]) and a Gibbs run at T = 100 with 100 "
-                      "training images per class, beyond the real run's 45-minute budget; "
-                      "no config runs it yet", dataset="scene8")  # fmt: skip
+        return NotRun(f"scene8 is not in this run; {REAL} runs it", dataset="scene8")
     df = a["scene8"]
-    return Measured(float(100 * df[df.model == "IWTM"].acc.max()), dataset="scene8",
-                    data_kind="real")  # fmt: skip
+    v = float(100 * df.acc.mean())
+    return Measured(v, dataset="scene8", data_kind="real",
+                    note=f"mean of {len(df)} run(s) at T = {int(df['T'].iloc[0])}, "
+                         f"{int(df.n_train.iloc[0])} train / {int(df.n_test.iloc[0])} test "
+                         f"images ({df.reduction.iloc[0] or 'the document protocol'})")  # fmt: skip
 
 
 @STUDY.claim("FF65")

@@ -12,6 +12,7 @@ import pandas as pd
 
 from latentlab.studies.shape import FigureOutput
 
+from .claims import CLAIMS
 from .study import STUDY, FigSettings
 
 
@@ -98,6 +99,44 @@ def fig4_2(ctx):
     fig.suptitle("Fig 4.2: row-normalised confusion matrices of the best models")
     fig.tight_layout()
     return FigureOutput(fig, pd.DataFrame(rows), {"reductions": ctx.settings.reductions})
+
+
+@STUDY.figure("fig4_3", settings=FigSettings)
+def fig4_3(ctx):
+    """Fig 4.3: IWTM's confusion matrix on 8-scene (left) and its accuracy beside the
+    document's IWTM and the quoted DLTM numbers (right)."""
+    z = np.load(ctx.input("confusion"))
+    df = pd.read_csv(ctx.input("scene8"))
+    M, names = z["confusion"], [str(c) for c in z["class_names"]]
+    fig, (ax, tx) = plt.subplots(1, 2, figsize=(11, 4.8), width_ratios=[1.3, 1])
+    im = ax.imshow(M, vmin=0, vmax=1, cmap="viridis")
+    ax.grid(False)
+    ax.set_xticks(range(len(names)), names, rotation=90, fontsize=7)
+    ax.set_yticks(range(len(names)), names, fontsize=7)
+    ax.set_xlabel("predicted class")
+    ax.set_ylabel("true class")
+    fig.colorbar(im, ax=ax, fraction=0.046, pad=0.04, label="fraction of true class")
+    d, T = df.dataset.iloc[0], int(df["T"].iloc[0])
+    ax.set_title(f"IWTM on {d}, T = {T}", fontsize=9)
+    acc, sd = 100 * df.acc.mean(), 100 * df.acc.std() if len(df) > 1 else float("nan")
+    ours = f"{acc:.1f}" + (f" ± {sd:.1f}" if np.isfinite(sd) else " (1 run)")
+    paper = {c.id: c.paper_value for c in CLAIMS if c.id in ("E4.3", "DLTM")}
+    table = [[f"IWTM (ours, {df.data_kind.iloc[0]})", ours],
+             ["IWTM (document)", f"{paper['E4.3']} ± 0.2"],
+             ["DLTM (quoted by the document)", f"{paper['DLTM']}"]]  # fmt: skip
+    tx.axis("off")
+    tab = tx.table(cellText=table, colLabels=["model", "accuracy (%)"], loc="center",
+                   cellLoc="left")  # fmt: skip
+    tab.auto_set_font_size(False)
+    tab.set_fontsize(9)
+    tab.scale(1, 1.8)
+    tx.set_title(f"{int(df.n_train.iloc[0])} training / {int(df.n_test.iloc[0])} test images",
+                 fontsize=9)  # fmt: skip
+    fig.suptitle(f"Fig 4.3: IWTM on 8-scene (this run: {d}, {df.data_kind.iloc[0]})")
+    fig.tight_layout()
+    rows = [dict(true=names[i], pred=names[j], rate=M[i, j]) for i, j in np.ndindex(M.shape)]
+    out = pd.DataFrame(rows).assign(dataset=d, T=T, acc_mean=acc)
+    return FigureOutput(fig, out, {"runs": df.to_dict("records")})
 
 
 @STUDY.figure("fig5_1", settings=FigSettings)
