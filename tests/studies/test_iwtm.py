@@ -166,9 +166,9 @@ def test_test_ids_takes_a_seeded_subset_per_class():
 def test_scene8_step_and_fig4_3(incr, tmp_path):
     import pandas as pd
 
-    sec = {**TINY, "gibbs": {"T": [3], "n_iter": 4, "burn_in": 2, "hyper_every": 2,
-                             "test_iter": 2, "dish_cap": 200},
-           "scene8": {"dataset": "syn_iwtm", "T": 3, "n_train": 5, "test_per_class": 2}}  # fmt: skip
+    s8 = {"dataset": "syn_iwtm", "T": 3, "n_train": 5, "test_per_class": 2}
+    g = {"T": [3], "n_iter": 4, "burn_in": 2, "hyper_every": 2, "test_iter": 2, "dish_cap": 200}
+    sec = {**TINY, "scene8": s8, "gibbs": g}
     out = {"csv": tmp_path / "s8.csv", "confusion": tmp_path / "s8.npz"}
     _step("scene8", {"data": incr / "syn_iwtm.npz"}, out, section=sec)
     df = pd.read_csv(out["csv"])
