@@ -14,7 +14,9 @@ IWTM_FIGS = [
     "fig5_3",
     "fig5_4",
     "fig6_1",
+    "fig6_2",
     "fig6_3",
+    "fig7_1",
     "fig7_3",
     "fig7_4",
     "fig7_5",
@@ -206,12 +208,63 @@ rule iwtm_figure67:
     log:
         f"{LOGS}/iwtm/{{fig}}.log",
     wildcard_constraints:
-        fig="fig6_[0-2]|fig7_[0-3]",
+        fig="fig6_1|fig7_3",
     params:
         json=lambda w: step_params("iwtm", w.fig),
         io=lambda w, input, output: io_args(input, output),
     shell:
         "python -m latentlab iwtm {wildcards.fig} --params {params.json:q} {params.io} > {log} 2>&1"
+
+
+rule iwtm_figure62:
+    input:
+        svi=expand(f"{IWTM}/svi_{{ds}}.csv", ds=IWTM_DS),
+        ch5=expand(f"{IWTM}/ch5_{{ds}}.csv", ds=IWTM_DS),
+    output:
+        png=f"{IWTM}/fig6_2.png",
+        csv=f"{IWTM}/fig6_2.csv",
+    log:
+        f"{LOGS}/iwtm/fig6_2.log",
+    params:
+        json=step_params("iwtm", "fig6_2"),
+        io=lambda w, input, output: io_args(input, output),
+    shell:
+        "python -m latentlab iwtm fig6_2 --params {params.json:q} {params.io} > {log} 2>&1"
+
+
+# Fig 7.1 analogue: paring back in a variational Gaussian DP mixture
+rule iwtm_pareback:
+    input:
+        data=f"{IWTM}/data/{{dataset}}.npz",
+    output:
+        csv=f"{IWTM}/pareback_{{dataset}}.csv",
+    log:
+        f"{LOGS}/iwtm/pareback_{{dataset}}.log",
+    benchmark:
+        f"{BENCH}/iwtm/pareback_{{dataset}}.tsv"
+    wildcard_constraints:
+        dataset="[A-Za-z0-9_]+",
+    threads: 1
+    params:
+        json=step_params("iwtm", "pareback"),
+        io=lambda w, input, output: io_args(input, output),
+    shell:
+        "python -m latentlab iwtm pareback --params {params.json:q} {params.io} > {log} 2>&1"
+
+
+rule iwtm_figure71:
+    input:
+        pareback=expand(f"{IWTM}/pareback_{{ds}}.csv", ds=IWTM_DS),
+    output:
+        png=f"{IWTM}/fig7_1.png",
+        csv=f"{IWTM}/fig7_1.csv",
+    log:
+        f"{LOGS}/iwtm/fig7_1.log",
+    params:
+        json=step_params("iwtm", "fig7_1"),
+        io=lambda w, input, output: io_args(input, output),
+    shell:
+        "python -m latentlab iwtm fig7_1 --params {params.json:q} {params.io} > {log} 2>&1"
 
 
 # ch. 7: active learning (Algorithm 2), IWTM (IVI) and LDA+KMEANS, margin vs random
@@ -371,6 +424,7 @@ rule iwtm_claims:
         ch5=expand(f"{IWTM}/ch5_{{ds}}.csv", ds=IWTM_DS),
         semi=expand(f"{IWTM}/semi_{{ds}}.csv", ds=IWTM_DS),
         scene8=f"{IWTM}/scene8_{S8_DS}.csv",
+        pareback=expand(f"{IWTM}/pareback_{{ds}}.csv", ds=IWTM_DS),
         svi=expand(f"{IWTM}/svi_{{ds}}.csv", ds=IWTM_DS),
         ivi=expand(f"{IWTM}/ivi_{{ds}}.csv", ds=IWTM_DS),
         ivi_trace=expand(f"{IWTM}/ivi_{{ds}}.trace.csv", ds=IWTM_DS),

@@ -182,3 +182,33 @@ def test_scene8_step_and_fig4_3(incr, tmp_path):
     bad = {**sec, "scene8": {**sec["scene8"], "n_train": 9}}
     with pytest.raises(ConfigError, match=r"scene8\.n_train"):
         _step("scene8", {"data": incr / "syn_iwtm.npz"}, out, section=bad)
+
+
+def test_pareback_counts_and_lower_bound_never_decreases():
+    from latentlab.studies.iwtm.pareback import clusters_per_iteration
+
+    rng = np.random.default_rng(0)
+    X = np.vstack([rng.normal(m, 0.3, size=(60, 2)) for m in (-3.0, 0.0, 3.0)])
+    rows = clusters_per_iteration(X, C=12, gamma=1.0, n_iter=15, seed=0)
+    c = np.array([r["clusters"] for r in rows])
+    lb = np.array([r["lower_bound"] for r in rows])
+    assert len(rows) == 15 and np.all((c >= 1) & (c <= 12))
+    assert np.all(np.diff(lb) >= -1e-6 * np.abs(lb[1:]))  # VB: the bound never decreases
+    assert c[-1] < c[0]  # three blobs: the truncation of 12 is pared back
+    again = clusters_per_iteration(X, C=12, gamma=1.0, n_iter=15, seed=0)
+    assert [r["clusters"] for r in again] == list(c)  # seeded: the same counts
+
+
+def test_fig6_2_divides_lda_kmeans_by_svi_time(incr, tmp_path):
+    import pandas as pd
+
+    svi = pd.read_csv(incr / "svi_syn_iwtm.csv")
+    n, T = int(svi.n_train.iloc[0]), int(svi["T"].iloc[0])
+    ch5 = pd.DataFrame(dict(dataset="syn_iwtm", model="LDA_KMEANS", T=T, n_train=n,
+                            K=[10, 40], seconds=[2.0, 4.0]))  # fmt: skip
+    ch5.to_csv(tmp_path / "ch5.csv", index=False)
+    _step("fig6_2", {"svi": incr / "svi_syn_iwtm.csv", "ch5": tmp_path / "ch5.csv"},
+          {"png": tmp_path / "f62.png", "csv": tmp_path / "f62.csv"})  # fmt: skip
+    f = pd.read_csv(tmp_path / "f62.csv")
+    last = svi[svi.rho == svi.rho.min()].dropna(subset=["elbo"]).sort_values("iteration")
+    np.testing.assert_allclose(f.ratio, [2.0 / last.seconds.iloc[-1], 4.0 / last.seconds.iloc[-1]])

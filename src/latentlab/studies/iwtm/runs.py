@@ -461,5 +461,6 @@ def _onehot(B, used):
 # them (the shape imports the fixed part names only).
 from . import active as _active  # noqa: E402, F401
 from . import incremental as _incremental  # noqa: E402, F401
+from . import pareback as _pareback  # noqa: E402, F401
 from . import semi as _semi  # noqa: E402, F401
 from . import sun as _sun  # noqa: E402, F401

@@ -190,6 +190,28 @@ class Scene8Settings:
 
 
 @dataclass(frozen=True)
+class ParebackCfg:
+    """Fig 7.1 analogue: a variational Gaussian DP mixture (truncation ``C``, concentration
+    ``gamma``, ``n_iter`` VB iterations) on at most ``max_points`` seeded descriptors of the
+    first ``n_train`` pool images per class. The document's figure is another paper's; C
+    and gamma default to the ch. 5 LDA+GDPMM settings."""
+
+    n_train: int = 100
+    C: int = 4000
+    gamma: float = 10.0
+    n_iter: int = 50
+    max_points: int | None = None
+    seeds: int = 1
+    seed_offset: int = 900
+
+
+@dataclass(frozen=True)
+class ParebackSettings:
+    pareback: ParebackCfg = field(default_factory=ParebackCfg)
+    desc_per_doc: int | None = None
+
+
+@dataclass(frozen=True)
 class SemiCfg:
     """Fig 5.4: CAVI on ``n_total`` images per class (labels unused), HIK SVM on the
     ``n_labelled`` per class among them; T = 25 as in the document (N_total 65-650)."""
