@@ -90,7 +90,11 @@ rule iwtm_figure:
         beta=expand(f"{IWTM}/ch5_{{ds}}.npz", ds=IWTM_DS),
         semi=expand(f"{IWTM}/semi_{{ds}}.csv", ds=IWTM_DS),
     output:
-        png=f"{IWTM}/{{fig}}.png",
+        png=report(
+            f"{IWTM}/{{fig}}.png",
+            caption="../report/iwtm/ch4_5.rst",
+            category="iwtm",
+        ),
         csv=f"{IWTM}/{{fig}}.csv",
     log:
         f"{LOGS}/iwtm/{{fig}}.log",
@@ -130,7 +134,11 @@ rule iwtm_figure43:
         scene8=f"{IWTM}/scene8_{S8_DS}.csv",
         confusion=f"{IWTM}/scene8_{S8_DS}.npz",
     output:
-        png=f"{IWTM}/fig4_3.png",
+        png=report(
+            f"{IWTM}/fig4_3.png",
+            caption="../report/iwtm/fig4_3.rst",
+            category="iwtm",
+        ),
         csv=f"{IWTM}/fig4_3.csv",
     log:
         f"{LOGS}/iwtm/fig4_3.log",
@@ -203,7 +211,11 @@ rule iwtm_figure67:
         svi=expand(f"{IWTM}/svi_{{ds}}.csv", ds=IWTM_DS),
         ivi_trace=expand(f"{IWTM}/ivi_{{ds}}.trace.csv", ds=IWTM_DS),
     output:
-        png=f"{IWTM}/{{fig}}.png",
+        png=report(
+            f"{IWTM}/{{fig}}.png",
+            caption="../report/iwtm/ch6_7.rst",
+            category="iwtm",
+        ),
         csv=f"{IWTM}/{{fig}}.csv",
     log:
         f"{LOGS}/iwtm/{{fig}}.log",
@@ -221,7 +233,11 @@ rule iwtm_figure62:
         svi=expand(f"{IWTM}/svi_{{ds}}.csv", ds=IWTM_DS),
         ch5=expand(f"{IWTM}/ch5_{{ds}}.csv", ds=IWTM_DS),
     output:
-        png=f"{IWTM}/fig6_2.png",
+        png=report(
+            f"{IWTM}/fig6_2.png",
+            caption="../report/iwtm/ch6_7.rst",
+            category="iwtm",
+        ),
         csv=f"{IWTM}/fig6_2.csv",
     log:
         f"{LOGS}/iwtm/fig6_2.log",
@@ -256,7 +272,11 @@ rule iwtm_figure71:
     input:
         pareback=expand(f"{IWTM}/pareback_{{ds}}.csv", ds=IWTM_DS),
     output:
-        png=f"{IWTM}/fig7_1.png",
+        png=report(
+            f"{IWTM}/fig7_1.png",
+            caption="../report/iwtm/ch6_7.rst",
+            category="iwtm",
+        ),
         csv=f"{IWTM}/fig7_1.csv",
     log:
         f"{LOGS}/iwtm/fig7_1.log",
@@ -291,7 +311,11 @@ rule iwtm_figure_active:
     input:
         active=expand(f"{IWTM}/active_{{ds}}.csv", ds=IWTM_DS),
     output:
-        png=f"{IWTM}/{{fig}}.png",
+        png=report(
+            f"{IWTM}/{{fig}}.png",
+            caption="../report/iwtm/active.rst",
+            category="iwtm",
+        ),
         csv=f"{IWTM}/{{fig}}.csv",
     log:
         f"{LOGS}/iwtm/{{fig}}.log",
@@ -376,7 +400,11 @@ rule iwtm_figure_sun:
         sun=f"{IWTM}/sun_{SUN_DS}.csv",
         maps=f"{IWTM}/sun_{SUN_DS}.maps.npz",
     output:
-        png=f"{IWTM}/fig6_3.png",
+        png=report(
+            f"{IWTM}/fig6_3.png",
+            caption="../report/iwtm/fig6_3.rst",
+            category="iwtm",
+        ),
         csv=f"{IWTM}/fig6_3.csv",
     log:
         f"{LOGS}/iwtm/fig6_3.log",
