@@ -9,12 +9,15 @@ IWTM_DS = list(IWTM_CFG.get("datasets", ["syn_iwtm"]))
 IWTM_FIGS = [
     "fig4_1",
     "fig4_2",
+    "fig4_3",
     "fig5_1",
     "fig5_2",
     "fig5_3",
     "fig5_4",
     "fig6_1",
+    "fig6_2",
     "fig6_3",
+    "fig7_1",
     "fig7_3",
     "fig7_4",
     "fig7_5",
@@ -88,17 +91,63 @@ rule iwtm_figure:
         beta=expand(f"{IWTM}/ch5_{{ds}}.npz", ds=IWTM_DS),
         semi=expand(f"{IWTM}/semi_{{ds}}.csv", ds=IWTM_DS),
     output:
-        png=f"{IWTM}/{{fig}}.png",
+        png=report(
+            f"{IWTM}/{{fig}}.png",
+            caption="../report/iwtm/ch4_5.rst",
+            category="iwtm",
+        ),
         csv=f"{IWTM}/{{fig}}.csv",
     log:
         f"{LOGS}/iwtm/{{fig}}.log",
     wildcard_constraints:
-        fig="fig[45]_[0-9]",
+        fig="fig4_[12]|fig5_[0-9]",
     params:
         json=lambda w: step_params("iwtm", w.fig),
         io=lambda w, input, output: io_args(input, output),
     shell:
         "python -m latentlab iwtm {wildcards.fig} --params {params.json:q} {params.io} > {log} 2>&1"
+
+
+# Fig 4.3: Gibbs IWTM on 8-scene at T = 100 (iwtm.scene8.dataset; smoke: syn_iwtm)
+S8_DS = _study_shape("iwtm").settings("scene8", IWTM_CFG).scene8.dataset
+
+
+rule iwtm_scene8:
+    input:
+        data=f"{IWTM}/data/{S8_DS}.npz",
+    output:
+        csv=f"{IWTM}/scene8_{S8_DS}.csv",
+        confusion=f"{IWTM}/scene8_{S8_DS}.npz",
+    log:
+        f"{LOGS}/iwtm/scene8_{S8_DS}.log",
+    benchmark:
+        f"{BENCH}/iwtm/scene8_{S8_DS}.tsv"
+    threads: 1
+    params:
+        json=step_params("iwtm", "scene8"),
+        io=lambda w, input, output: io_args(input, output),
+    shell:
+        "python -m latentlab iwtm scene8 --params {params.json:q} {params.io} > {log} 2>&1"
+
+
+rule iwtm_figure43:
+    input:
+        scene8=f"{IWTM}/scene8_{S8_DS}.csv",
+        confusion=f"{IWTM}/scene8_{S8_DS}.npz",
+    output:
+        png=report(
+            f"{IWTM}/fig4_3.png",
+            caption="../report/iwtm/fig4_3.rst",
+            category="iwtm",
+        ),
+        csv=f"{IWTM}/fig4_3.csv",
+    log:
+        f"{LOGS}/iwtm/fig4_3.log",
+    params:
+        json=step_params("iwtm", "fig4_3"),
+        io=lambda w, input, output: io_args(input, output),
+    shell:
+        "python -m latentlab iwtm fig4_3 --params {params.json:q} {params.io} > {log} 2>&1"
 
 
 rule iwtm_semi:
@@ -163,17 +212,80 @@ rule iwtm_figure67:
         svi=expand(f"{IWTM}/svi_{{ds}}.csv", ds=IWTM_DS),
         ivi_trace=expand(f"{IWTM}/ivi_{{ds}}.trace.csv", ds=IWTM_DS),
     output:
-        png=f"{IWTM}/{{fig}}.png",
+        png=report(
+            f"{IWTM}/{{fig}}.png",
+            caption="../report/iwtm/ch6_7.rst",
+            category="iwtm",
+        ),
         csv=f"{IWTM}/{{fig}}.csv",
     log:
         f"{LOGS}/iwtm/{{fig}}.log",
     wildcard_constraints:
-        fig="fig6_[0-2]|fig7_[0-3]",
+        fig="fig6_1|fig7_3",
     params:
         json=lambda w: step_params("iwtm", w.fig),
         io=lambda w, input, output: io_args(input, output),
     shell:
         "python -m latentlab iwtm {wildcards.fig} --params {params.json:q} {params.io} > {log} 2>&1"
+
+
+rule iwtm_figure62:
+    input:
+        svi=expand(f"{IWTM}/svi_{{ds}}.csv", ds=IWTM_DS),
+        ch5=expand(f"{IWTM}/ch5_{{ds}}.csv", ds=IWTM_DS),
+    output:
+        png=report(
+            f"{IWTM}/fig6_2.png",
+            caption="../report/iwtm/ch6_7.rst",
+            category="iwtm",
+        ),
+        csv=f"{IWTM}/fig6_2.csv",
+    log:
+        f"{LOGS}/iwtm/fig6_2.log",
+    params:
+        json=step_params("iwtm", "fig6_2"),
+        io=lambda w, input, output: io_args(input, output),
+    shell:
+        "python -m latentlab iwtm fig6_2 --params {params.json:q} {params.io} > {log} 2>&1"
+
+
+# Fig 7.1 analogue: paring back in a variational Gaussian DP mixture
+rule iwtm_pareback:
+    input:
+        data=f"{IWTM}/data/{{dataset}}.npz",
+    output:
+        csv=f"{IWTM}/pareback_{{dataset}}.csv",
+    log:
+        f"{LOGS}/iwtm/pareback_{{dataset}}.log",
+    benchmark:
+        f"{BENCH}/iwtm/pareback_{{dataset}}.tsv"
+    wildcard_constraints:
+        dataset="[A-Za-z0-9_]+",
+    threads: 1
+    params:
+        json=step_params("iwtm", "pareback"),
+        io=lambda w, input, output: io_args(input, output),
+    shell:
+        "python -m latentlab iwtm pareback --params {params.json:q} {params.io} > {log} 2>&1"
+
+
+rule iwtm_figure71:
+    input:
+        pareback=expand(f"{IWTM}/pareback_{{ds}}.csv", ds=IWTM_DS),
+    output:
+        png=report(
+            f"{IWTM}/fig7_1.png",
+            caption="../report/iwtm/ch6_7.rst",
+            category="iwtm",
+        ),
+        csv=f"{IWTM}/fig7_1.csv",
+    log:
+        f"{LOGS}/iwtm/fig7_1.log",
+    params:
+        json=step_params("iwtm", "fig7_1"),
+        io=lambda w, input, output: io_args(input, output),
+    shell:
+        "python -m latentlab iwtm fig7_1 --params {params.json:q} {params.io} > {log} 2>&1"
 
 
 # ch. 7: active learning (Algorithm 2), IWTM (IVI) and LDA+KMEANS, margin vs random
@@ -200,7 +312,11 @@ rule iwtm_figure_active:
     input:
         active=expand(f"{IWTM}/active_{{ds}}.csv", ds=IWTM_DS),
     output:
-        png=f"{IWTM}/{{fig}}.png",
+        png=report(
+            f"{IWTM}/{{fig}}.png",
+            caption="../report/iwtm/active.rst",
+            category="iwtm",
+        ),
         csv=f"{IWTM}/{{fig}}.csv",
     log:
         f"{LOGS}/iwtm/{{fig}}.log",
@@ -285,7 +401,11 @@ rule iwtm_figure_sun:
         sun=f"{IWTM}/sun_{SUN_DS}.csv",
         maps=f"{IWTM}/sun_{SUN_DS}.maps.npz",
     output:
-        png=f"{IWTM}/fig6_3.png",
+        png=report(
+            f"{IWTM}/fig6_3.png",
+            caption="../report/iwtm/fig6_3.rst",
+            category="iwtm",
+        ),
         csv=f"{IWTM}/fig6_3.csv",
     log:
         f"{LOGS}/iwtm/fig6_3.log",
@@ -332,6 +452,8 @@ rule iwtm_claims:
         ch4=expand(f"{IWTM}/ch4_{{ds}}.csv", ds=IWTM_DS),
         ch5=expand(f"{IWTM}/ch5_{{ds}}.csv", ds=IWTM_DS),
         semi=expand(f"{IWTM}/semi_{{ds}}.csv", ds=IWTM_DS),
+        scene8=f"{IWTM}/scene8_{S8_DS}.csv",
+        pareback=expand(f"{IWTM}/pareback_{{ds}}.csv", ds=IWTM_DS),
         svi=expand(f"{IWTM}/svi_{{ds}}.csv", ds=IWTM_DS),
         ivi=expand(f"{IWTM}/ivi_{{ds}}.csv", ds=IWTM_DS),
         ivi_trace=expand(f"{IWTM}/ivi_{{ds}}.trace.csv", ds=IWTM_DS),

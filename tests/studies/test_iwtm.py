@@ -151,3 +151,64 @@ def test_ivi_bad_settings_name_the_key(incr):
     bad = {**TINY, "svi": {**TINY["svi"], "rho": [1.5]}}
     with pytest.raises(ConfigError, match="rho"):
         _step("svi", {"data": incr / "syn_iwtm.npz"}, {"csv": incr / "x.csv"}, section=bad)
+
+
+def test_test_ids_takes_a_seeded_subset_per_class():
+    y = np.repeat([0, 1, 2], 10)
+    r = P.pool_split(y, 4, seed=1)
+    t = P.test_ids(r, y, 3, seed=2)
+    assert np.all(r[t] < 0) and np.all(np.bincount(y[t]) == 3) and np.all(np.diff(t) > 0)
+    np.testing.assert_array_equal(t, P.test_ids(r, y, 3, seed=2))
+    np.testing.assert_array_equal(P.test_ids(r, y, None, seed=2), np.where(r < 0)[0])
+    assert np.all(np.bincount(y[P.test_ids(r, y, 100, seed=2)]) == 6)  # all a class has
+
+
+def test_scene8_step_and_fig4_3(incr, tmp_path):
+    import pandas as pd
+
+    s8 = {"dataset": "syn_iwtm", "T": 3, "n_train": 5, "test_per_class": 2}
+    g = {"T": [3], "n_iter": 4, "burn_in": 2, "hyper_every": 2, "test_iter": 2, "dish_cap": 200}
+    sec = {**TINY, "scene8": s8, "gibbs": g}
+    out = {"csv": tmp_path / "s8.csv", "confusion": tmp_path / "s8.npz"}
+    _step("scene8", {"data": incr / "syn_iwtm.npz"}, out, section=sec)
+    df = pd.read_csv(out["csv"])
+    assert list(df[["T", "n_train", "n_test"]].iloc[0]) == [3, 5, 6] and 0 <= df.acc[0] <= 1
+    M = np.load(out["confusion"])["confusion"]
+    assert M.shape == (3, 3) and np.allclose(M.sum(1), 1.0)
+    _step("fig4_3", {"scene8": out["csv"], "confusion": out["confusion"]},
+          {"png": tmp_path / "f43.png", "csv": tmp_path / "f43.csv"})  # fmt: skip
+    f = pd.read_csv(tmp_path / "f43.csv")
+    assert len(f) == 9 and np.isclose(f.acc_mean[0], 100 * df.acc.mean())
+    bad = {**sec, "scene8": {**sec["scene8"], "n_train": 9}}
+    with pytest.raises(ConfigError, match=r"scene8\.n_train"):
+        _step("scene8", {"data": incr / "syn_iwtm.npz"}, out, section=bad)
+
+
+def test_pareback_counts_and_lower_bound_never_decreases():
+    from latentlab.studies.iwtm.pareback import clusters_per_iteration
+
+    rng = np.random.default_rng(0)
+    X = np.vstack([rng.normal(m, 0.3, size=(60, 2)) for m in (-3.0, 0.0, 3.0)])
+    rows = clusters_per_iteration(X, C=12, gamma=1.0, n_iter=15, seed=0)
+    c = np.array([r["clusters"] for r in rows])
+    lb = np.array([r["lower_bound"] for r in rows])
+    assert len(rows) == 15 and np.all((c >= 1) & (c <= 12))
+    assert np.all(np.diff(lb) >= -1e-6 * np.abs(lb[1:]))  # VB: the bound never decreases
+    assert c[-1] < c[0]  # three blobs: the truncation of 12 is pared back
+    again = clusters_per_iteration(X, C=12, gamma=1.0, n_iter=15, seed=0)
+    assert [r["clusters"] for r in again] == list(c)  # seeded: the same counts
+
+
+def test_fig6_2_divides_lda_kmeans_by_svi_time(incr, tmp_path):
+    import pandas as pd
+
+    svi = pd.read_csv(incr / "svi_syn_iwtm.csv")
+    n, T = int(svi.n_train.iloc[0]), int(svi["T"].iloc[0])
+    ch5 = pd.DataFrame(dict(dataset="syn_iwtm", model="LDA_KMEANS", T=T, n_train=n,
+                            K=[10, 40], seconds=[2.0, 4.0]))  # fmt: skip
+    ch5.to_csv(tmp_path / "ch5.csv", index=False)
+    _step("fig6_2", {"svi": incr / "svi_syn_iwtm.csv", "ch5": tmp_path / "ch5.csv"},
+          {"png": tmp_path / "f62.png", "csv": tmp_path / "f62.csv"})  # fmt: skip
+    f = pd.read_csv(tmp_path / "f62.csv")
+    last = svi[svi.rho == svi.rho.min()].dropna(subset=["elbo"]).sort_values("iteration")
+    np.testing.assert_allclose(f.ratio, [2.0 / last.seconds.iloc[-1], 4.0 / last.seconds.iloc[-1]])

@@ -12,6 +12,8 @@ import pandas as pd
 
 from latentlab.studies.shape import FigureOutput
 
+from .claims import CLAIMS
+from .pipeline import svi_final
 from .study import STUDY, FigSettings
 
 
@@ -98,6 +100,44 @@ def fig4_2(ctx):
     fig.suptitle("Fig 4.2: row-normalised confusion matrices of the best models")
     fig.tight_layout()
     return FigureOutput(fig, pd.DataFrame(rows), {"reductions": ctx.settings.reductions})
+
+
+@STUDY.figure("fig4_3", settings=FigSettings)
+def fig4_3(ctx):
+    """Fig 4.3: IWTM's confusion matrix on 8-scene (left) and its accuracy beside the
+    document's IWTM and the quoted DLTM numbers (right)."""
+    z = np.load(ctx.input("confusion"))
+    df = pd.read_csv(ctx.input("scene8"))
+    M, names = z["confusion"], [str(c) for c in z["class_names"]]
+    fig, (ax, tx) = plt.subplots(1, 2, figsize=(11, 4.8), width_ratios=[1.3, 1])
+    im = ax.imshow(M, vmin=0, vmax=1, cmap="viridis")
+    ax.grid(False)
+    ax.set_xticks(range(len(names)), names, rotation=90, fontsize=7)
+    ax.set_yticks(range(len(names)), names, fontsize=7)
+    ax.set_xlabel("predicted class")
+    ax.set_ylabel("true class")
+    fig.colorbar(im, ax=ax, fraction=0.046, pad=0.04, label="fraction of true class")
+    d, T = df.dataset.iloc[0], int(df["T"].iloc[0])
+    ax.set_title(f"IWTM on {d}, T = {T}", fontsize=9)
+    acc, sd = 100 * df.acc.mean(), 100 * df.acc.std() if len(df) > 1 else float("nan")
+    ours = f"{acc:.1f}" + (f" ± {sd:.1f}" if np.isfinite(sd) else " (1 run)")
+    paper = {c.id: c.paper_value for c in CLAIMS if c.id in ("E4.3", "DLTM")}
+    table = [[f"IWTM (ours, {df.data_kind.iloc[0]})", ours],
+             ["IWTM (document)", f"{paper['E4.3']} ± 0.2"],
+             ["DLTM (quoted by the document)", f"{paper['DLTM']}"]]  # fmt: skip
+    tx.axis("off")
+    tab = tx.table(cellText=table, colLabels=["model", "accuracy (%)"], loc="center",
+                   cellLoc="left")  # fmt: skip
+    tab.auto_set_font_size(False)
+    tab.set_fontsize(9)
+    tab.scale(1, 1.8)
+    tx.set_title(f"{int(df.n_train.iloc[0])} training / {int(df.n_test.iloc[0])} test images",
+                 fontsize=9)  # fmt: skip
+    fig.suptitle(f"Fig 4.3: IWTM on 8-scene (this run: {d}, {df.data_kind.iloc[0]})")
+    fig.tight_layout()
+    rows = [dict(true=names[i], pred=names[j], rate=M[i, j]) for i, j in np.ndindex(M.shape)]
+    out = pd.DataFrame(rows).assign(dataset=d, T=T, acc_mean=acc)
+    return FigureOutput(fig, out, {"runs": df.to_dict("records")})
 
 
 @STUDY.figure("fig5_1", settings=FigSettings)
@@ -219,6 +259,60 @@ def fig6_1(ctx):
     fig.tight_layout()
     return FigureOutput(fig, pd.DataFrame(rows), {"reductions": ctx.settings.reductions},
                         allow_nan=True)  # fmt: skip
+
+
+@STUDY.figure("fig6_2", settings=FigSettings)
+def fig6_2(ctx):
+    """Fig 6.2: one LDA+KMEANS run's time (ch. 5, per K) divided by IWTM-SVI's training
+    time at the smallest rho (Fig 6.1's runs), at the n_train and T of the SVI runs."""
+    svi, c5 = _concat(ctx, "svi"), _concat(ctx, "ch5")
+    fig, ax = plt.subplots(figsize=(6.5, 4.2))
+    rows = []
+    for d, sub in svi.groupby("dataset"):
+        rho = float(sub.rho.min())
+        t_svi = float(svi_final(sub).seconds.loc[rho])
+        n, T = int(sub.n_train.iloc[0]), int(sub["T"].iloc[0])
+        lk = c5[(c5.dataset == d) & (c5.model == "LDA_KMEANS") & (c5.n_train == n)
+                & (c5["T"] == T)].groupby("K").seconds.mean()  # fmt: skip
+        if lk.empty:
+            continue
+        ax.plot(lk.index, lk.values / t_svi, "o-", label=f"{d}, {n}/class, T = {T}")
+        for K, v in lk.items():
+            rows.append(dict(dataset=d, n_train=n, T=T, K=K, rho=rho, lda_kmeans_s=v,
+                             iwtm_svi_s=t_svi, ratio=v / t_svi))  # fmt: skip
+    ax.axhspan(1 / 3, 1 / 2.5, color="gray", alpha=0.25, label="document: SVI = 2.5-3x LDA+KMEANS")
+    ax.set_xscale("log")
+    ax.set_xlabel("vocabulary size K of LDA+KMEANS")
+    ax.set_ylabel("LDA+KMEANS time / IWTM-SVI time (ratio)")
+    ax.legend(fontsize=8)
+    ax.set_title(f"Fig 6.2: normalised training time (SVI rho = {svi.rho.min():g})", fontsize=10)
+    fig.tight_layout()
+    return FigureOutput(fig, pd.DataFrame(rows), {"reductions": ctx.settings.reductions})
+
+
+@STUDY.figure("fig7_1", settings=FigSettings)
+def fig7_1(ctx):
+    """Fig 7.1 analogue: clusters with at least one expected datum (a) and the lower bound
+    (b) vs VB iteration of a variational Gaussian DP mixture on this run's descriptors."""
+    df = _concat(ctx, "pareback")
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
+    g = df.groupby(["dataset", "iteration"]).agg(clusters=("clusters", "mean"),
+                                                  lower_bound=("lower_bound", "mean"))  # fmt: skip
+    for d, sub in g.groupby(level=0):
+        sub = sub.droplevel(0)
+        axes[0].plot(sub.index, sub.clusters, marker=".", label=d)
+        axes[1].plot(sub.index, sub.lower_bound, marker=".", label=d)
+    C, N = int(df.C.iloc[0]), int(df.N.iloc[0])
+    axes[0].set_ylabel(f"clusters with >= 1 expected datum (of C = {C})")
+    axes[1].set_ylabel("variational lower bound (sklearn lower_bound_)")
+    for ax, t in zip(axes, ("(a) number of clusters", "(b) lower bound"), strict=True):
+        ax.set_xlabel("VB iteration")
+        ax.set_title(t, fontsize=9)
+        ax.legend(fontsize=8)
+    fig.suptitle(f"Fig 7.1 analogue: paring back in a variational Gaussian DP mixture "
+                 f"(N = {N}, {df.seed.nunique()} run(s))")  # fmt: skip
+    fig.tight_layout()
+    return FigureOutput(fig, g.reset_index(), {"reductions": ctx.settings.reductions})
 
 
 @STUDY.figure("fig7_3", settings=FigSettings)

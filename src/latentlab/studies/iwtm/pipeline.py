@@ -32,6 +32,17 @@ def train_ids(rank: np.ndarray, n: int) -> np.ndarray:
     return np.where((rank >= 0) & (rank < n))[0]
 
 
+def test_ids(rank: np.ndarray, labels: np.ndarray, per_class: int | None, seed: int):
+    """The fixed test set (rank -1), or a seeded ``per_class`` of it from every class
+    (sorted ids; a class with fewer test documents keeps them all)."""
+    test = np.where(rank < 0)[0]
+    if per_class is None:
+        return test
+    rng = np.random.default_rng(seed)
+    keep = [rng.permutation(test[labels[test] == c])[:per_class] for c in np.unique(labels)]
+    return np.sort(np.concatenate(keep))
+
+
 def hik(A: np.ndarray, B: np.ndarray) -> np.ndarray:
     """Histogram-intersection kernel sum_j min(a_j, b_j)."""
     out = np.zeros((len(A), len(B)))
@@ -141,3 +152,9 @@ def confusion(y, yhat, n):
     M = np.zeros((n, n))
     np.add.at(M, (y, yhat), 1)
     return M / np.maximum(M.sum(1, keepdims=True), 1)
+
+
+def svi_final(df):
+    """Fig 6.1 runs: mean over seeds of the last ELBO snapshot of each rho (ELBO, seconds)."""
+    last = df.dropna(subset=["elbo"]).sort_values("iteration").groupby(["rho", "seed"]).tail(1)
+    return last.groupby("rho").agg(elbo=("elbo", "mean"), seconds=("seconds", "mean"))
