@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from scipy.stats import binomtest, ttest_ind
+from scipy.stats import ttest_ind
 
 from latentlab.claims.spec import Claim, Measured, NotRun
+from latentlab.evaluation.metrics import sign_test_p
 
 from .study import STUDY, ClaimsSettings
 
@@ -180,10 +181,7 @@ def _t31(ctx, value, note):
 
 def majority_p(wins: int, losses: int) -> float:
     """One-sided sign-test p-value of ``wins`` against ``losses`` (ties dropped)."""
-    n = int(wins) + int(losses)
-    if n == 0:
-        return 1.0
-    return float(binomtest(int(wins), n, 0.5, alternative="greater").pvalue)
+    return sign_test_p(wins, losses, "greater")
 
 
 def _wins(model):
