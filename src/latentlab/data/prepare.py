@@ -83,6 +83,17 @@ def parse_dataset(ds: registry.Dataset, root: str | Path, options: dict | None =
         from latentlab.data.parsers.snap import parse_snap
 
         return parse_snap(root / ds.files[0].path, meta)
+    if p == "aan":
+        from latentlab.data.parsers.citations import parse_aan
+
+        return parse_aan(root / ds.files[0].path, ds.options, meta)
+    if p == "nips_cite":
+        from latentlab.data.parsers.citations import parse_nips_cite
+
+        return parse_nips_cite(
+            f("nips.corpus"), f("nips.vocab"), f("nips.docs"), f("nips.cite"),
+            f("nips.authors"), f("nips.authors.key"), meta,
+        )  # fmt: skip
     if p == "scene15":
         from latentlab.data.parsers.scene15 import parse_scene15
 

@@ -35,6 +35,7 @@ CRAN_TM = [
 ]
 DISIM = "https://raw.githubusercontent.com/karlrohe/disim/master/data/enron/"
 MULAN = "https://sourceforge.net/projects/mulan/files/datasets/"
+ARBYLON_NIPS = "http://www.arbylon.net/projects/nips/nips-20110223.zip"
 
 
 @dataclass(frozen=True)
@@ -457,6 +458,79 @@ _add(
         notes="Images are byte-identical to upstream; the mirror's train/test folders (100 per "
         "class in train) are a packaging, not a document's split. A download is repackaged "
         "under scene15/all/<Class>/ and verified by the multiset of (class, image sha256).",
+    )
+)
+
+# Foulds (2014) ch. 3 citation corpora. Neither is in the data mirror and no upstream
+# hash is known, so (like the UCI corpora of paper scale) they are verified after parsing
+# by the counts their publishers document, exactly.
+_add(
+    Dataset(
+        name="aan",
+        kind="bow",
+        title="ACL Anthology Network, release 2013: ACL papers 1987-2011 with citations",
+        files=(
+            FileSpec(
+                "aan/aanrelease2013.tar.gz",
+                ("https://www.dropbox.com/s/i9r9akdptyzm6pj/aanrelease2013.tar.gz?dl=1",),
+            ),
+        ),
+        parser="aan",
+        options={
+            "citations": "release/2013/acl.txt",
+            "metadata": "release/2013/acl-metadata.txt",
+            "venue": "ACL",
+            "years": [1987, 2011],
+            "min_len": 3,
+            "min_df": 5,
+            # the release's own files, as counted by its users (chbrown/aan README)
+            "expect": {"citation_lines": 110930, "metadata_entries": 20989},
+        },
+        citation="Radev, Muthukrishnan, Qazvinian & Abu-Jbara (2013), The ACL Anthology "
+        "Network corpus, Language Resources and Evaluation 47(4), 919-944.",
+        licence="research use (AAN release terms)",
+        published={"n_docs": 3286},
+        homepage="http://clair.eecs.umich.edu/aan/index.php",
+        notes="The document (Sec 3.5, footnote 4) points to clair.eecs.umich.edu/aan; the "
+        "2013 tarball is no longer served there, and the URL above is the re-host used by "
+        "public scripts (not the publisher's), with no published checksum. Verification: "
+        "acl.txt must have 110,930 'A ==> B' lines and acl-metadata.txt 20,989 entries "
+        "(the release's counts as documented by its users), and the subset (venue ACL, "
+        "1987-2011, papers with text) must have the document's 3,286 articles; the "
+        "document does not say how it chose them, so a mismatch stops prepare with both "
+        "counts. Tokenisation is ours (options). Not downloadable on a machine without "
+        "network; paper scale only.",
+    )
+)
+_add(
+    Dataset(
+        name="nips_cite",
+        kind="bow",
+        title="NIPS 0-12 (1987-1999) with internal citations and authors (Heinrich)",
+        files=tuple(
+            FileSpec(f"nips-arbylon/{m}", (ARBYLON_NIPS,), member=m)
+            for m in (
+                "nips.corpus",
+                "nips.vocab",
+                "nips.docs",
+                "nips.cite",
+                "nips.authors",
+                "nips.authors.key",
+            )
+        ),  # fmt: skip
+        parser="nips_cite",
+        citation="Heinrich, G. (2010), NIPS0-12 test collection with citation structure, "
+        "arbylon.net; based on Roweis' nips12raw_str602 (Globerson, Chechik, Pereira & "
+        "Tishby 2007 for the text files).",
+        licence="research use (arbylon.net resources)",
+        published={"n_docs": 1740, "n_vocab": 13649, "n_tokens": 2301375, "n_links": 1287},
+        homepage="http://www.arbylon.net/resources.html",
+        notes="The document's NIPS corpus (Sec 3.5, footnote 5: arbylon.net, Heinrich, based "
+        "on Roweis; 1,740 articles 1987-1999). Not in the data mirror and no checksum is "
+        "published: verified by the collection readme's counts (M = 1740 documents, "
+        "V = 13,649 terms, W = 2,301,375 words, C = 1,287 internal citations), exactly. "
+        "Author lists are kept in the metadata (author_ids, author_names). Paper scale "
+        "only.",
     )
 )
 

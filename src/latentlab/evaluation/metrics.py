@@ -4,7 +4,8 @@
   (Eq 38);
 * :func:`average_precision` and :func:`mean_average_precision`: link prediction scored
   by Σ_k θ_jk φ_lk (Eq 39 = Eq 37) over a held-out link task
-  (:func:`latentlab.data.splits.link_task`).
+  (:func:`latentlab.data.splits.link_task`);
+* :func:`sign_test_p`: the exact binomial sign test of wins against losses (ties dropped).
 
 Held-out likelihood and perplexity live in :mod:`latentlab.evaluation.heldout`.
 """
@@ -76,3 +77,15 @@ def mean_average_precision(theta_q: np.ndarray, phi: np.ndarray, task) -> float:
         scores = phi[cand] @ theta_q[i]
         aps.append(average_precision(scores, rel))
     return float(np.mean(aps))
+
+
+def sign_test_p(wins: int, losses: int, alternative: str = "greater") -> float:
+    """Exact sign test of ``wins`` against ``losses`` (ties already dropped): the binomial
+    p-value of ``wins`` successes in ``wins + losses`` trials at 1/2 (scipy ``binomtest``),
+    one-sided ("greater": more wins than chance) or "two-sided". No pairs: p = 1."""
+    from scipy.stats import binomtest
+
+    n = int(wins) + int(losses)
+    if n == 0:
+        return 1.0
+    return float(binomtest(int(wins), n, 0.5, alternative=alternative).pvalue)

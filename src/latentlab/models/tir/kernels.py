@@ -272,3 +272,117 @@ def batch_std_ais_alpha(ptr, words, phi, alphas, n, S, seeds, out, upd):
         st[0] = seeds[d]
         ld = np.log(phi[words[ptr[d] : ptr[d + 1]]])
         upd[d] = std_ais_doc(ld, alphas[d], n, S, st, out[d])
+
+
+# ---------------------------------------------------------------------- sampling l
+# The document's alternatives to stochastic EM (Sec 3.4, after Eq 3.6): "The topical
+# influence values l can be sampled using Metropolis-Hastings updates, or slice sampling"
+# from Pr(l | z, lambda) ∝ Pr(z | l) Pr(l | lambda) (Eqs 3.5-3.6), l^(c) ~ Exponential(lambda)
+# (Alg 4). One coordinate l^(a) at a time: only the Polya factors of a's citers depend on it.
+# ``alpha_dk`` must hold alpha^(d) of the current l and z; moves update it in place.
+# Uniforms are drawn outside (same draws in reference.l_mh_scan / l_slice_scan).
+@njit(cache=True)
+def l_cond_logp(a, x, l, rptr, ridx, zbar, ndk, nd, alpha_dk, rate):
+    """log Pr(l^(a) = x | z, l^(-a), lambda) + const: sum over the citers d of a of
+    log Polya(z^(d) | alpha^(d) + (x - l^(a)) zbar^(a)) - lambda x; -inf for x < 0."""
+    if x < 0.0:
+        return -np.inf
+    K = zbar.shape[1]
+    dx = x - l[a]
+    total = -rate * x
+    for t in range(rptr[a], rptr[a + 1]):
+        d = ridx[t]
+        s = 0.0
+        r = 0.0
+        for k in range(K):
+            ak = alpha_dk[d, k] + dx * zbar[a, k]
+            s += ak
+            if ndk[d, k] > 0:
+                r += math.lgamma(ndk[d, k] + ak) - math.lgamma(ak)
+        total += r + math.lgamma(s) - math.lgamma(s + nd[d])
+    return total
+
+
+@njit(cache=True)
+def _l_move(a, y, l, rptr, ridx, zbar, alpha_dk):
+    K = zbar.shape[1]
+    dx = y - l[a]
+    for t in range(rptr[a], rptr[a + 1]):
+        d = ridx[t]
+        for k in range(K):
+            alpha_dk[d, k] += dx * zbar[a, k]
+    l[a] = y
+
+
+@njit(cache=True)
+def l_mh_scan(cited, l, rptr, ridx, zbar, ndk, nd, alpha_dk, rate, step, eps, u):
+    """One random-walk Metropolis-Hastings update of every cited l^(a): proposal
+    y = l^(a) + step * eps (symmetric; y < 0 has zero density and is rejected), accepted
+    when log u < log p(y) - log p(l^(a)). Returns the number of accepted moves."""
+    acc = 0
+    for j in range(cited.shape[0]):
+        a = cited[j]
+        x = l[a]
+        y = x + step * eps[j]
+        if y < 0.0:
+            continue
+        f0 = l_cond_logp(a, x, l, rptr, ridx, zbar, ndk, nd, alpha_dk, rate)
+        f1 = l_cond_logp(a, y, l, rptr, ridx, zbar, ndk, nd, alpha_dk, rate)
+        if math.log(u[j]) < f1 - f0:
+            _l_move(a, y, l, rptr, ridx, zbar, alpha_dk)
+            acc += 1
+    return acc
+
+
+@njit(cache=True)
+def l_slice_scan(cited, l, rptr, ridx, zbar, ndk, nd, alpha_dk, rate, width, max_out, u):
+    """One univariate slice-sampling update (Neal 2003, stepping out with at most
+    ``max_out`` steps of ``width``, then shrinkage) of every cited l^(a). ``u[j]`` holds
+    the uniforms in (0, 1] of coordinate j: slice height, interval position, the split of
+    the step-out budget, then one per shrinkage proposal. The interval is cut to the
+    support x >= 0. If the shrinkage draws run out, l^(a) keeps its value (counted in
+    out[1]). Returns (density evaluations, coordinates left unchanged that way)."""
+    n_eval = 0
+    n_stuck = 0
+    n_shrink = u.shape[1] - 3
+    for j in range(cited.shape[0]):
+        a = cited[j]
+        x0 = l[a]
+        f0 = l_cond_logp(a, x0, l, rptr, ridx, zbar, ndk, nd, alpha_dk, rate)
+        logy = f0 + math.log(u[j, 0])
+        L = x0 - width * u[j, 1]
+        R = L + width
+        J = int(math.floor(max_out * u[j, 2]))
+        if J > max_out - 1:
+            J = max_out - 1
+        Kr = max_out - 1 - J
+        n_eval += 1
+        while J > 0 and L > 0.0:
+            n_eval += 1
+            if l_cond_logp(a, L, l, rptr, ridx, zbar, ndk, nd, alpha_dk, rate) <= logy:
+                break
+            L -= width
+            J -= 1
+        while Kr > 0:
+            n_eval += 1
+            if l_cond_logp(a, R, l, rptr, ridx, zbar, ndk, nd, alpha_dk, rate) <= logy:
+                break
+            R += width
+            Kr -= 1
+        if L < 0.0:
+            L = 0.0
+        moved = False
+        for t in range(n_shrink):
+            x1 = L + u[j, 3 + t] * (R - L)
+            n_eval += 1
+            if l_cond_logp(a, x1, l, rptr, ridx, zbar, ndk, nd, alpha_dk, rate) > logy:
+                _l_move(a, x1, l, rptr, ridx, zbar, alpha_dk)
+                moved = True
+                break
+            if x1 < x0:
+                L = x1
+            else:
+                R = x1
+        if not moved:
+            n_stuck += 1
+    return n_eval, n_stuck

@@ -2,7 +2,12 @@
 stochastic-EM regression step (Foulds 2014, Sec 3.3-3.4, 3.5.2).
 
 kind ``tir``  alpha^(d) = sum_c l^(c) zbar^(c) + alpha (Eq 3.1); l by gradient ascent on
-              log Pr(z | l) (Eqs 3.5-3.6), ML or MAP with an Exponential(rate) prior.
+              log Pr(z | l) (Eqs 3.5-3.6), ML or MAP with an Exponential(rate) prior;
+              or l sampled from Pr(l | z, rate) (Eq 3.5) by the document's alternatives,
+              random-walk Metropolis-Hastings (``mh``, proposal sd ``mh_step``) or
+              univariate slice sampling (``slice``, Neal 2003, width ``slice_width``),
+              one scan over the cited documents after every sweep; ``l_mean`` is the
+              average of the samples after sweep ``average_from``.
 kind ``tire`` edge weights l^(c,d) (Eq 3.3) optimised per citing document (ML, or MAP with
               the truncated-Gaussian term around l^(c), sigma); node l by least squares
               (Eq 3.7) = the mean of the outgoing edge weights.
@@ -29,6 +34,10 @@ from . import kernels
 from .graph import CitationGraph
 
 KINDS = ("lda", "tir", "tire", "dmr")
+ESTIMATORS = ("ml", "map", "mh", "slice")
+SAMPLERS = ("mh", "slice")
+SLICE_MAX_OUT = 20  # stepping-out budget (Neal's m) of the slice sampler
+SLICE_MAX_SHRINK = 60  # shrinkage proposals before a coordinate keeps its value
 
 
 class InfluenceModel:
@@ -47,11 +56,21 @@ class InfluenceModel:
         exact: bool = False,
         lbfgs_iter: int = 50,
         seed: int = 0,
+        mh_step: float = 1.0,
+        slice_width: float = 1.0,
+        average_from: int = 0,
     ):
         if kind not in KINDS:
             raise ConfigError("kind", f"must be one of {KINDS}, got {kind!r}")
-        if estimator not in ("ml", "map"):
-            raise ConfigError("estimator", f"must be 'ml' or 'map', got {estimator!r}")
+        if estimator not in ESTIMATORS:
+            raise ConfigError("estimator", f"must be one of {ESTIMATORS}, got {estimator!r}")
+        if estimator in SAMPLERS and kind != "tir":
+            raise ConfigError(
+                "estimator", f"{estimator!r} samples TIR's node influence l; kind is {kind!r}"
+            )
+        for name, v in (("mh_step", mh_step), ("slice_width", slice_width)):
+            if not (np.isfinite(v) and v > 0):
+                raise ConfigError(name, f"must be finite and > 0, got {v}")
         if refresh not in ("visit", "sweep"):
             raise ConfigError("refresh", f"must be 'visit' or 'sweep', got {refresh!r}")
         for name, v in (("alpha", alpha), ("beta", beta), ("sigma", sigma), ("rate", rate)):
@@ -65,6 +84,8 @@ class InfluenceModel:
         self.sigma, self.estimator, self.rate = float(sigma), estimator, float(rate)
         self.interval, self.l_init, self.refresh = int(interval), float(l_init), refresh
         self.exact, self.lbfgs_iter, self.seed = bool(exact), int(lbfgs_iter), int(seed)
+        self.mh_step, self.slice_width = float(mh_step), float(slice_width)
+        self.average_from = int(average_from)
         self.regression_seconds: list[float] = []
 
     # ------------------------------------------------------------------ set-up
@@ -105,6 +126,9 @@ class InfluenceModel:
         self._buf = np.empty(self.K)
         self.citing_docs = np.flatnonzero(graph.out_degree() > 0)
         self.iteration = 0
+        self.l_sum = np.zeros(D)
+        self.n_averaged = 0
+        self.mcmc_stats = {"proposals": 0, "accepted": 0, "evaluations": 0, "stuck": 0}
         return self
 
     def _update_alpha(self) -> None:
@@ -140,11 +164,54 @@ class InfluenceModel:
         )  # fmt: skip
 
     def step(self) -> None:
-        """One sweep, then a regression step after every ``interval``-th sweep."""
+        """One sweep, then a regression step after every ``interval``-th sweep (ML, MAP),
+        or one MH / slice scan over l after every sweep (samplers)."""
         self.sweep()
         self.iteration += 1
-        if self.kind != "lda" and self.iteration % self.interval == 0:
+        if self.estimator in SAMPLERS:
+            self.sample_l()
+        elif self.kind != "lda" and self.iteration % self.interval == 0:
             self.regress()
+
+    def sample_l(self) -> None:
+        """One scan of MH or slice updates over the cited documents' l given z (Eq 3.5
+        with the Exponential(rate) prior of Alg 4), then the running posterior mean."""
+        import time
+
+        t0 = time.perf_counter()
+        g = self.graph
+        self._update_alpha()
+        zbar = self.zbar()
+        n = len(self.cited)
+        args = (self.cited, self.l, g.rptr, g.ridx, zbar, self.ndk, self.nd, self.alpha_dk,
+                self.rate)  # fmt: skip
+        st = self.mcmc_stats
+        if self.estimator == "mh":
+            eps = self.rng.standard_normal(n)
+            u = 1.0 - self.rng.random(n)
+            st["accepted"] += kernels.l_mh_scan(*args, self.mh_step, eps, u)
+            st["proposals"] += n
+        else:
+            u = 1.0 - self.rng.random((n, 3 + SLICE_MAX_SHRINK))
+            ev, stuck = kernels.l_slice_scan(*args, self.slice_width, SLICE_MAX_OUT, u)
+            st["evaluations"] += int(ev)
+            st["stuck"] += int(stuck)
+            st["proposals"] += n
+        if not np.isfinite(self.l).all():
+            raise DataError(None, f"{self.estimator}: sampled l is not finite")
+        self._update_alpha()
+        if self.iteration > self.average_from:
+            self.l_sum += self.l
+            self.n_averaged += 1
+        self.regression_seconds.append(time.perf_counter() - t0)
+
+    @property
+    def l_mean(self) -> np.ndarray:
+        """Posterior mean of l over the samples after sweep ``average_from`` (samplers);
+        the current l when nothing was averaged (ML / MAP)."""
+        if self.n_averaged == 0:
+            return self.l.copy()
+        return self.l_sum / self.n_averaged
 
     def fit(self, corpus, graph, n_iter: int, callback: Callable | None = None):
         """``n_iter`` sweeps on ``corpus`` with the citation ``graph``; ``callback(model,

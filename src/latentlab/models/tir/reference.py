@@ -131,3 +131,68 @@ def tir_loglik_grad(l, cptr, cidx, ndk, alpha0):
             # psi(S + K alpha) - psi(S + K alpha + n) + sum_k zbar_k (psi(A+n_k) - psi(A))
             grad[c] += zbar[c] @ g[d]
     return tot, grad
+
+
+def l_cond_logp(a, x, l, cptr, cidx, ndk, alpha0, rate):
+    """log Pr(l^(a) = x | z, l^(-a), lambda) + const, from scratch (Eqs 3.5-3.6): the
+    Polya factors of every citing document with l^(a) set to x, minus lambda x (the
+    Exponential prior of Alg 4); -inf for x < 0."""
+    if x < 0:
+        return -np.inf
+    ll = np.array(l, dtype=float)
+    ll[a] = x
+    alphas = doc_alphas(cptr, cidx, ll[cidx], ndk, alpha0)
+    citers = [d for d in range(len(cptr) - 1) if a in set(cidx[cptr[d] : cptr[d + 1]])]
+    return sum(log_polya(ndk[d], alphas[d]) for d in citers) - rate * x
+
+
+def l_mh_scan(cited, l, cptr, cidx, ndk, alpha0, rate, step, eps, u):
+    """Draw-for-draw twin of kernels.l_mh_scan (l updated in place; returns accepts)."""
+    acc = 0
+    for j, a in enumerate(cited):
+        x = l[a]
+        y = x + step * eps[j]
+        if y < 0:
+            continue
+        f0 = l_cond_logp(a, x, l, cptr, cidx, ndk, alpha0, rate)
+        f1 = l_cond_logp(a, y, l, cptr, cidx, ndk, alpha0, rate)
+        if np.log(u[j]) < f1 - f0:
+            l[a] = y
+            acc += 1
+    return acc
+
+
+def l_slice_scan(cited, l, cptr, cidx, ndk, alpha0, rate, width, max_out, u):
+    """Draw-for-draw twin of kernels.l_slice_scan (Neal 2003, Figs 3 and 5: stepping out,
+    then shrinkage; the interval cut to x >= 0)."""
+    n_stuck = 0
+    for j, a in enumerate(cited):
+
+        def f(x, a=a):
+            return l_cond_logp(a, x, l, cptr, cidx, ndk, alpha0, rate)
+
+        x0 = l[a]
+        logy = f(x0) + np.log(u[j, 0])
+        L = x0 - width * u[j, 1]
+        R = L + width
+        J = min(int(np.floor(max_out * u[j, 2])), max_out - 1)
+        Kr = max_out - 1 - J
+        while J > 0 and L > 0 and f(L) > logy:
+            L -= width
+            J -= 1
+        while Kr > 0 and f(R) > logy:
+            R += width
+            Kr -= 1
+        L = max(L, 0.0)
+        for t in range(u.shape[1] - 3):
+            x1 = L + u[j, 3 + t] * (R - L)
+            if f(x1) > logy:
+                l[a] = x1
+                break
+            if x1 < x0:
+                L = x1
+            else:
+                R = x1
+        else:
+            n_stuck += 1
+    return n_stuck

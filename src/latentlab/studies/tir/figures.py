@@ -50,9 +50,13 @@ def fig_l_recovery(ctx):
     r = ctx.csv("recovery")
     g = r.groupby("method", sort=False).l1.agg(["mean", "std", "count"]).reset_index()
     g["std"] = g["std"].fillna(0.0)  # one-row baselines
-    fig, ax = figure(width=7.0, height=3.2)
+    fig, ax = figure(width=7.0, height=3.8)
     ax.barh(g.method, g["mean"], xerr=g["std"], color="0.6")
     ax.set_xlabel("mean |l-hat - l| over cited documents (words of prior precision)")
     ax.invert_yaxis()
     ax.set_title("TIR influence recovery on a synthetic citation DAG", fontsize=9)
-    return FigureOutput(fig, pd.DataFrame(g), {"n_cited": int(r.n_cited.iloc[0])})
+    meta = {"n_cited": int(r.n_cited.iloc[0])}
+    if "setting" in r:
+        first = r.dropna(subset=["setting"]).groupby("method", sort=False).setting.first()
+        meta["settings_rep0"] = {str(k): str(v) for k, v in first.items()}
+    return FigureOutput(fig, pd.DataFrame(g), meta)

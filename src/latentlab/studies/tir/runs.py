@@ -121,11 +121,12 @@ def load_graph(corpus: BowCorpus) -> CitationGraph:
     return CitationGraph.from_edges(corpus.n_docs, corpus.links)
 
 
-def make_model(kind, f, seed, exact=False):
+def make_model(kind, f, seed, exact=False, average_from=0):
     return InfluenceModel(
         kind, K=f.K, alpha=f.alpha, beta=f.beta, sigma=f.sigma, estimator=f.estimator,
         rate=f.rate, interval=f.interval, l_init=f.l_init, refresh=f.refresh, exact=exact,
-        lbfgs_iter=f.lbfgs_iter, seed=seed,
+        lbfgs_iter=f.lbfgs_iter, seed=seed, mh_step=f.mh_step, slice_width=f.slice_width,
+        average_from=average_from,
     )  # fmt: skip
 
 
@@ -249,8 +250,10 @@ def explore(ctx):
 @STUDY.run("recovery", settings=RecoverySettings)
 def recovery(ctx):
     """l recovery on a synthetic TIR corpus (Sec 3.4): L1 error of stochastic-EM ML (and
-    MAP, and ML with the exact sampler) against the true l, and against no-regression
-    baselines (l = 0, i.e. LDA; l = the true mean for every document)."""
+    MAP, ML with the exact sampler, and the document's alternatives: l sampled by MH and by
+    slice sampling, estimated by the posterior mean) against the true l, and against
+    no-regression baselines (l = 0, i.e. LDA; l = the true mean for every document). Every
+    variant runs the same number of Gibbs sweeps."""
     f, r = ctx.settings.fit, ctx.settings.recovery
     corpus = BowCorpus.load(ctx.input("full"))
     truth = np.load(ctx.input("truth"))
@@ -274,15 +277,35 @@ def recovery(ctx):
     variants = [("ML (stochastic EM)", "ml", False), ("MAP (Exp prior)", "map", False)]
     if r.exact:
         variants.append(("ML, exact sampler (Eq 3.4)", "ml", True))
+    if r.samplers:
+        variants += [("MH on l (posterior mean)", "mh", False),
+                     ("slice sampling on l (posterior mean)", "slice", False)]  # fmt: skip
+    if not 0 <= r.average_frac < 1:
+        raise ConfigError("tir.recovery.average_frac", f"must be in [0, 1), got {r.average_frac}")
+    avg_from = int(r.average_frac * r.n_iter)
     for rep in range(r.reps):
         for name, est, exact in variants:
             fc = type(f)(**{**f.__dict__, "K": K, "estimator": est})
             t0 = time.perf_counter()
-            m = make_model("tir", fc, ctx.seed(r.seed_offset, rep), exact=exact)
+            m = make_model("tir", fc, ctx.seed(r.seed_offset, rep), exact, avg_from)
             m.fit(corpus, g, r.n_iter)
+            st = m.mcmc_stats
+            if est == "mh":
+                setting = (f"random-walk sd {fc.mh_step:g}, acceptance "
+                           f"{st['accepted'] / st['proposals']:.2f}, mean of sweeps "
+                           f"{avg_from + 1}-{r.n_iter}")  # fmt: skip
+            elif est == "slice":
+                ev = st["evaluations"] / st["proposals"]
+                setting = (f"width {fc.slice_width:g}, {ev:.1f} evaluations per update, "
+                           f"{st['stuck']} unmoved, mean of sweeps "
+                           f"{avg_from + 1}-{r.n_iter}")  # fmt: skip
+            elif est == "map":
+                setting = f"Exponential rate {fc.rate:g}, L-BFGS-B every {fc.interval} sweeps"
+            else:
+                setting = f"L-BFGS-B every {fc.interval} sweeps"
             rows.append(
-                {"method": name, "rep": rep, "l1": l1(m.l[cited]),
-                 "seconds": time.perf_counter() - t0}
+                {"method": name, "rep": rep, "l1": l1(m.l_mean[cited]),
+                 "seconds": time.perf_counter() - t0, "setting": setting}
             )  # fmt: skip
     df = pd.DataFrame(rows)
     df["n_cited"] = len(cited)

@@ -72,8 +72,11 @@ class FitCfg:
     n_iter: int = 1000
     interval: int = 10
     sample_every: int = 100
-    estimator: Literal["ml", "map"] = "ml"
-    rate: float = 1.0  # Exponential rate of the MAP variant
+    estimator: Literal["ml", "map", "mh", "slice"] = "ml"
+    rate: float = 1.0  # Exponential rate of the MAP variant and of the samplers' prior
+    # Sec 3.4's alternatives (MH, slice sampling on l): neither step size is stated
+    mh_step: float = 1.0  # sd of the Gaussian random-walk proposal on l^(c) (words)
+    slice_width: float = 1.0  # slice sampler's step-out width w (Neal 2003)
     l_init: float = 1.0
     refresh: Literal["visit", "sweep"] = "visit"
     lbfgs_iter: int = 50
@@ -110,6 +113,10 @@ class RecoveryCfg:
     n_iter: int = 200
     reps: int = 3
     exact: bool = True  # also run the exact sampler of Eq 3.4 (claim C3.6)
+    # also sample l by MH and by slice sampling (Sec 3.4, claim C3.3); their estimate of l
+    # is the posterior mean of the samples after the first average_frac of the sweeps
+    samplers: bool = True
+    average_frac: float = 0.5
     seed_offset: int = 600
 
 

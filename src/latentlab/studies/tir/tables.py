@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from scipy.stats import binomtest
 
+from latentlab.evaluation.metrics import sign_test_p
 from latentlab.studies.shape import TableOutput
 
 from .study import STUDY, TableSettings
@@ -101,8 +101,8 @@ def table3_4(ctx):
 @STUDY.table("fig3_3_signtest")
 def fig3_3_signtest(ctx):
     """Fig 3.3's sign test as printed (33 of 45 untied pairs) and the exact binomial p."""
-    two = binomtest(33, 45, 0.5, alternative="two-sided").pvalue
-    one = binomtest(33, 45, 0.5, alternative="greater").pvalue
+    two = sign_test_p(33, 45 - 33, "two-sided")
+    one = sign_test_p(33, 45 - 33, "greater")
     df = pd.DataFrame(
         [
             {"quantity": "untied pairs", "value": 45.0},
