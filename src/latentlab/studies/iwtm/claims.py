@@ -43,7 +43,8 @@ CLAIMS = [
     _c("E7", "Fig 5.2", "CAVI IWTM + SVM >= best LDA+KMEANS in every (T, N_train)", "71.28 vs 70.18"),
     _c("E8", "Fig 5.2", "IWTM's vocabulary is near the optimal LDA+KMEANS K", "2784 vs 750-3000", "rel", "claims.vocab_rel",
        note="our value: IWTM vocabulary; paper value replaced by the best K"),
-    _c("E9", "Fig 5.2", "LDA+GDPMM < IWTM", "68.59 vs 71.28"),
+    _c("E9", "Fig 5.2", "LDA+GDPMM's vocabulary is close to IWTM's, but its accuracy is worse", "68.59 vs 71.28 (V 3445 vs 2784)",
+       note="passes if, in every setting, GDPMM's vocabulary is within claims.vocab_rel of IWTM's and its accuracy is lower"),
     _c("E10", "Fig 5.2", "LDA+KMEANS accuracy vs K is inverted-U (interior maximum)", True),
     _c("E11", "Sec 5.6.1", "decoupled SVM (VI) > generative Gibbs classification at 100/class", "71.5 vs 68.5"),
     _c("E12", "Fig 5.3", "one LDA+KMEANS run is 2-5x faster than CAVI IWTM", "0.2-0.5",
@@ -433,7 +434,10 @@ def _(ctx):
             .agg(acc=("acc", "mean"), K=("K", "mean"))
             .unstack("model")
         )
-        ok = bool((g.acc.LDA_GDPMM < g.acc.IWTM_CAVI).all())
+        near = (
+            g.K.LDA_GDPMM - g.K.IWTM_CAVI
+        ).abs() <= ctx.settings.claims.vocab_rel * g.K.IWTM_CAVI
+        ok = bool((near & (g.acc.LDA_GDPMM < g.acc.IWTM_CAVI)).all())
         return ok, "; ".join(f"T={T} n={n}: GDPMM {100 * r.acc.LDA_GDPMM:.1f} (V={r.K.LDA_GDPMM:.0f}) vs "
                              f"IWTM {100 * r.acc.IWTM_CAVI:.1f} (V={r.K.IWTM_CAVI:.0f})"
                              for (T, n), r in g.iterrows())  # fmt: skip

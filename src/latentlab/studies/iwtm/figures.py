@@ -73,6 +73,18 @@ def fig5_2(ctx):
     )
 
 
+def _confusion_panel(fig, ax, M, names, title, fontsize):
+    """A row-normalised confusion matrix (true class x predicted class) with its colour bar."""
+    im = ax.imshow(M, vmin=0, vmax=1, cmap="viridis")
+    ax.grid(False)
+    ax.set_xticks(range(len(names)), names, rotation=90, fontsize=fontsize)
+    ax.set_yticks(range(len(names)), names, fontsize=fontsize)
+    ax.set_xlabel("predicted class")
+    ax.set_ylabel("true class")
+    ax.set_title(title, fontsize=9)
+    fig.colorbar(im, ax=ax, fraction=0.046, pad=0.04, label="fraction of true class")
+
+
 @STUDY.figure("fig4_2", settings=FigSettings)
 def fig4_2(ctx):
     paths = ctx.input_list("confusion")
@@ -84,17 +96,9 @@ def fig4_2(ctx):
         names = [str(c) for c in z["class_names"]]
         for b, m in enumerate(("IWTM", "sLDA_BOW")):
             M = z[m]
-            ax = axes[a, b]
-            im = ax.imshow(M, vmin=0, vmax=1, cmap="viridis")
-            ax.grid(False)
-            ax.set_xticks(range(len(names)), names, rotation=90, fontsize=6)
-            ax.set_yticks(range(len(names)), names, fontsize=6)
-            ax.set_xlabel("predicted class")
-            ax.set_ylabel("true class")
             k = keys[m]
             what = f"T={k[1]}, {k[2]}/class" + (f", K={k[4]}" if len(k) > 4 else "")
-            ax.set_title(f"{m} (best run: {what})", fontsize=9)
-            fig.colorbar(im, ax=ax, fraction=0.046, pad=0.04, label="fraction of true class")
+            _confusion_panel(fig, axes[a, b], M, names, f"{m} (best run: {what})", 6)
             for i, j in np.ndindex(M.shape):
                 rows.append(dict(file=str(p), model=m, true=names[i], pred=names[j], rate=M[i, j]))
     fig.suptitle("Fig 4.2: row-normalised confusion matrices of the best models")
@@ -110,15 +114,8 @@ def fig4_3(ctx):
     df = pd.read_csv(ctx.input("scene8"))
     M, names = z["confusion"], [str(c) for c in z["class_names"]]
     fig, (ax, tx) = plt.subplots(1, 2, figsize=(11, 4.8), width_ratios=[1.3, 1])
-    im = ax.imshow(M, vmin=0, vmax=1, cmap="viridis")
-    ax.grid(False)
-    ax.set_xticks(range(len(names)), names, rotation=90, fontsize=7)
-    ax.set_yticks(range(len(names)), names, fontsize=7)
-    ax.set_xlabel("predicted class")
-    ax.set_ylabel("true class")
-    fig.colorbar(im, ax=ax, fraction=0.046, pad=0.04, label="fraction of true class")
     d, T = df.dataset.iloc[0], int(df["T"].iloc[0])
-    ax.set_title(f"IWTM on {d}, T = {T}", fontsize=9)
+    _confusion_panel(fig, ax, M, names, f"IWTM on {d}, T = {T}", 7)
     acc, sd = 100 * df.acc.mean(), 100 * df.acc.std() if len(df) > 1 else float("nan")
     ours = f"{acc:.1f}" + (f" ± {sd:.1f}" if np.isfinite(sd) else " (1 run)")
     paper = {c.id: c.paper_value for c in CLAIMS if c.id in ("E4.3", "DLTM")}
