@@ -242,3 +242,18 @@ def test_enron_subject_line_documents(tmp_path):
     bad.write_text("x\tf\t1\tsubject\t1\n")
     with pytest.raises(DataError, match="line 1"):
         et.read_subjects(bad)
+
+
+def test_bench_times_independent_chains_on_one_and_two_processes(tmp_path):
+    st = load_study("drift")
+    b = {"N": [4], "T": [3], "K": [2], "sweeps": [2], "text_N": [6], "text_K": [2],
+         "par_N": [4], "par_T": [5], "par_sweeps": [6], "par_chains": [2]}  # fmt: skip
+    out = tmp_path / "bench.csv"
+    st.execute("bench", {"run": "t", "base_seed": 5, "threads": 1, "bench": b}, {}, {"csv": out})
+    df = pd.read_csv(out).set_index("case")
+    one, two = df.loc["chains_1_process"], df.loc["chains_2_processes"]
+    assert one.speedup == 1.0 and two.speedup == pytest.approx(one.seconds / two.seconds)
+    assert (one.sweeps, one.chains, one["T"]) == (7, 2, 5)
+    # the 2-process run's CPU seconds include its workers' (waited-for children)
+    assert one.cpu_seconds > 0 and two.cpu_seconds > 0
+    assert np.isfinite(df.load_avg_1m).all()

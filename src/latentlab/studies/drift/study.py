@@ -189,6 +189,12 @@ class BenchSettings:
             "sweeps": [5],
             "text_N": [20, 140],  # LFRM_LDA: a small case and the document's Enron size
             "text_K": [4, 20],
+            # independent chains on 1 vs 2 processes: the synthetic protocol's fit
+            # (Sec. 2.6.1: 10 actors, 100 steps, K⁺ free, 100 burn-in sweeps), 2 chains
+            "par_N": [10],
+            "par_T": [100],
+            "par_sweeps": [100],
+            "par_chains": [2],
         }
     )
     hyper: HyperSettings = field(default_factory=HyperSettings)
