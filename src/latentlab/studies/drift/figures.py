@@ -10,7 +10,7 @@ from latentlab.plotting import figure
 from latentlab.studies.shape import FigureOutput
 
 from .fitting import METHODS
-from .study import STUDY, FigureSettings
+from .study import STUDY, FigureSettings, ReductionSettings
 
 LABEL = {"LFRM_last": "LFRM (last)", "LFRM_all": "LFRM (all)", "LFRM_current": "LFRM (current)"}
 
@@ -19,7 +19,7 @@ def _lab(m):
     return LABEL.get(m, m)
 
 
-@STUDY.figure("fig2_2")
+@STUDY.figure("fig2_2", settings=ReductionSettings)
 def fig2_2(ctx):
     """Ground truth Z (top) vs the mean of Z over the samples (bottom), K fixed to 3."""
     z = np.load(ctx.input("matrices"))
@@ -54,7 +54,7 @@ def _matrices(ax, mats, title_suffix=""):
     return im
 
 
-@STUDY.figure("fig2_3")
+@STUDY.figure("fig2_3", settings=ReductionSettings)
 def fig2_3(ctx):
     """Held-out Y at T + 1 and the predictive edge probabilities of each method."""
     z = np.load(ctx.input("matrices"))
@@ -66,7 +66,7 @@ def fig2_3(ctx):
     return FigureOutput(fig, data, {"data_kind": "synthetic", "dataset": 0})
 
 
-@STUDY.figure("fig2_4")
+@STUDY.figure("fig2_4", settings=ReductionSettings)
 def fig2_4(ctx):
     """Test log-likelihood minus the baseline's at each month t."""
     f = ctx.csv("forecast")
@@ -142,7 +142,7 @@ def fig2_6(ctx):
     return FigureOutput(fig, pd.DataFrame(rows), {"data_kind": kind})
 
 
-@STUDY.figure("fig2_7")
+@STUDY.figure("fig2_7", settings=ReductionSettings)
 def fig2_7(ctx):
     """ROC curves of the held-out entries (missing-data task)."""
     z = np.load(ctx.input("matrices"))

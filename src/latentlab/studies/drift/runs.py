@@ -66,7 +66,9 @@ def synth_fit(ctx):
     hyper = hyper_of(ctx.settings.hyper)
     rows, mats, traces = [], {}, []
     t0 = time.perf_counter()
-    for d in range(len(Yall)):
+    if s.datasets < 1:
+        raise ConfigError("drift.synthetic_fit.datasets", f"must be >= 1, got {s.datasets}")
+    for d in range(min(s.datasets, len(Yall))):
         seed = ctx.seed(s.seed_offset, d)
         Ytr, ynext = Yall[d, :-1], Yall[d, -1]
         fit = {"dataset": d, "burnin": s.burnin, "N": Ytr.shape[1], "T": Ytr.shape[0]}
