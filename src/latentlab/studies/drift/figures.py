@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+from matplotlib.ticker import MaxNLocator
 
 from latentlab.models.drift.predict import roc_curve
 from latentlab.plotting import figure
@@ -35,6 +36,7 @@ def fig2_2(ctx):
             ax[r, k].set_title(f"feature {k + 1}\n{name}", fontsize=8)
             ax[r, k].set_xlabel("actor")
             ax[r, k].set_ylabel("time step")
+            ax[r, k].xaxis.set_major_locator(MaxNLocator(integer=True))
             ax[r, k].grid(False)
             rows.append({"feature": k, "panel": name, "mean": float(M[:, :, k].mean())})
     fig.tight_layout()
@@ -46,6 +48,8 @@ def _matrices(ax, mats, title_suffix=""):
         im = a.imshow(M, cmap="gray_r", vmin=0, vmax=1, interpolation="nearest")
         a.set_title(name + ("\n" + title_suffix if title_suffix else ""), fontsize=8)
         a.set_xlabel("actor")
+        a.xaxis.set_major_locator(MaxNLocator(integer=True))  # actors are indices
+        a.yaxis.set_major_locator(MaxNLocator(integer=True))
         if c == 0:
             a.set_ylabel("actor")
         else:
