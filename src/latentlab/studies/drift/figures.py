@@ -48,8 +48,8 @@ def _matrices(ax, mats, title_suffix=""):
         im = a.imshow(M, cmap="gray_r", vmin=0, vmax=1, interpolation="nearest")
         a.set_title(name + ("\n" + title_suffix if title_suffix else ""), fontsize=8)
         a.set_xlabel("actor")
-        a.xaxis.set_major_locator(MaxNLocator(integer=True))  # actors are indices
-        a.yaxis.set_major_locator(MaxNLocator(integer=True))
+        a.xaxis.set_major_locator(MaxNLocator(nbins=4, integer=True))  # actor indices
+        a.yaxis.set_major_locator(MaxNLocator(nbins=4, integer=True))
         if c == 0:
             a.set_ylabel("actor")
         else:
