@@ -242,3 +242,43 @@ def test_enron_subject_line_documents(tmp_path):
     bad.write_text("x\tf\t1\tsubject\t1\n")
     with pytest.raises(DataError, match="line 1"):
         et.read_subjects(bad)
+
+
+def test_bench_times_independent_chains_on_one_and_two_processes(tmp_path):
+    st = load_study("drift")
+    b = {"N": [4], "T": [3], "K": [2], "sweeps": [2], "text_N": [6], "text_K": [2],
+         "par_N": [4], "par_T": [5], "par_sweeps": [6], "par_chains": [2]}  # fmt: skip
+    out = tmp_path / "bench.csv"
+    st.execute("bench", {"run": "t", "base_seed": 5, "threads": 1, "bench": b}, {}, {"csv": out})
+    df = pd.read_csv(out).set_index("case")
+    one, two = df.loc["chains_1_process"], df.loc["chains_2_processes"]
+    assert one.speedup == 1.0 and two.speedup == pytest.approx(one.seconds / two.seconds)
+    assert (one.sweeps, one.chains, one["T"]) == (7, 2, 5)
+    # the 2-process run's CPU seconds include its workers' (waited-for children)
+    assert one.cpu_seconds > 0 and two.cpu_seconds > 0
+    assert np.isfinite(df.load_avg_1m).all()
+
+
+def test_synth_fit_datasets_and_recorded_reductions(tmp_path):
+    """Table 2.1's fits use the first ``synthetic_fit.datasets`` data sets, the Fig 2.2
+    recovery its own count; a figure built from the fits records the run's reductions."""
+    st = load_study("drift")
+    p = {"run": "t", "base_seed": 2, "threads": 1}
+    net = tmp_path / "synth.npz"
+    spec = {"n_datasets": 3, "N": 4, "T": 6}
+    st.execute("synth_data", {**p, "synthetic": spec}, {}, {"networks": net})
+    fit = {"chains": 2, "burnin": 4, "datasets": 2, "recovery_datasets": 3, "processes": 1,
+           "forecast_draws": 2}  # fmt: skip
+    outs = {k: tmp_path / f"s_{k}.{e}" for k, e in (("scores", "csv"), ("trace", "csv"),
+            ("recovery", "csv"), ("matrices", "npz"), ("timing", "json"))}  # fmt: skip
+    st.execute("synth_fit", {**p, "synthetic_fit": fit}, {"networks": [net]}, outs)
+    assert sorted(pd.read_csv(outs["scores"]).dataset.unique()) == [0, 1]
+    assert sorted(pd.read_csv(outs["trace"]).dataset.unique()) == [0, 1]
+    assert sorted(pd.read_csv(outs["recovery"]).dataset.unique()) == [0, 1, 2]
+    red = ["Table 2.1 on 2 of 3 data sets"]
+    png = tmp_path / "fig2_2.png"
+    st.execute("fig2_2", {**p, "reductions": red}, {"matrices": [outs["matrices"]]}, {"png": png})
+    assert json.loads((tmp_path / "fig2_2.meta.json").read_text())["settings"]["reductions"] == red
+    with pytest.raises(ConfigError, match=r"synthetic_fit\.datasets"):
+        st.execute("synth_fit", {**p, "synthetic_fit": {**fit, "datasets": 0}},
+                   {"networks": [net]}, outs)  # fmt: skip

@@ -173,7 +173,8 @@ def _drift_best(ctx, task, kind):
         ok_ll = all(ll["DRIFT"] > ll[m] for m in others)
         ok_auc = all(auc["DRIFT"] > auc[m] + margin for m in others if m != "Naive")
         note = (
-            "LL "
+            (f"means over {df.dataset.nunique()} data sets; " if "dataset" in df else "")
+            + "LL "
             + ", ".join(f"{m}={v:.4g}" for m, v in ll.items())
             + "; AUC "
             + ", ".join(f"{m}={v:.3f}" for m, v in auc.items())
@@ -201,7 +202,7 @@ def _(ctx):
     return Measured(
         share,
         paper_value=ctx.settings.claims.recovery_share,
-        note=f"min feature corr per data set: {np.round(per.values, 3).tolist()}",
+        note=f"min feature corr per data set ({len(per)}): {np.round(per.values, 3).tolist()}",
     )
 
 

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+from matplotlib.ticker import MaxNLocator
 
 from latentlab.models.drift.predict import roc_curve
 from latentlab.plotting import figure
 from latentlab.studies.shape import FigureOutput
 
 from .fitting import METHODS
-from .study import STUDY, FigureSettings
+from .study import STUDY, FigureSettings, ReductionSettings
 
 LABEL = {"LFRM_last": "LFRM (last)", "LFRM_all": "LFRM (all)", "LFRM_current": "LFRM (current)"}
 
@@ -19,7 +20,7 @@ def _lab(m):
     return LABEL.get(m, m)
 
 
-@STUDY.figure("fig2_2")
+@STUDY.figure("fig2_2", settings=ReductionSettings)
 def fig2_2(ctx):
     """Ground truth Z (top) vs the mean of Z over the samples (bottom), K fixed to 3."""
     z = np.load(ctx.input("matrices"))
@@ -35,6 +36,7 @@ def fig2_2(ctx):
             ax[r, k].set_title(f"feature {k + 1}\n{name}", fontsize=8)
             ax[r, k].set_xlabel("actor")
             ax[r, k].set_ylabel("time step")
+            ax[r, k].xaxis.set_major_locator(MaxNLocator(integer=True))
             ax[r, k].grid(False)
             rows.append({"feature": k, "panel": name, "mean": float(M[:, :, k].mean())})
     fig.tight_layout()
@@ -46,6 +48,8 @@ def _matrices(ax, mats, title_suffix=""):
         im = a.imshow(M, cmap="gray_r", vmin=0, vmax=1, interpolation="nearest")
         a.set_title(name + ("\n" + title_suffix if title_suffix else ""), fontsize=8)
         a.set_xlabel("actor")
+        a.xaxis.set_major_locator(MaxNLocator(nbins=4, integer=True))  # actor indices
+        a.yaxis.set_major_locator(MaxNLocator(nbins=4, integer=True))
         if c == 0:
             a.set_ylabel("actor")
         else:
@@ -54,7 +58,7 @@ def _matrices(ax, mats, title_suffix=""):
     return im
 
 
-@STUDY.figure("fig2_3")
+@STUDY.figure("fig2_3", settings=ReductionSettings)
 def fig2_3(ctx):
     """Held-out Y at T + 1 and the predictive edge probabilities of each method."""
     z = np.load(ctx.input("matrices"))
@@ -66,7 +70,7 @@ def fig2_3(ctx):
     return FigureOutput(fig, data, {"data_kind": "synthetic", "dataset": 0})
 
 
-@STUDY.figure("fig2_4")
+@STUDY.figure("fig2_4", settings=ReductionSettings)
 def fig2_4(ctx):
     """Test log-likelihood minus the baseline's at each month t."""
     f = ctx.csv("forecast")
@@ -142,7 +146,7 @@ def fig2_6(ctx):
     return FigureOutput(fig, pd.DataFrame(rows), {"data_kind": kind})
 
 
-@STUDY.figure("fig2_7")
+@STUDY.figure("fig2_7", settings=ReductionSettings)
 def fig2_7(ctx):
     """ROC curves of the held-out entries (missing-data task)."""
     z = np.load(ctx.input("matrices"))

@@ -55,6 +55,7 @@ class SynthDataSettings:
 class SynthFit:
     chains: int = 20
     burnin: int = 100
+    datasets: int = 10  # the first ``datasets`` data sets get Table 2.1's fits (document: 10)
     forecast_draws: int = 10
     heldout_frac: float = 0.2
     recovery_K: int = 3
@@ -138,6 +139,23 @@ class FigureSettings:
     fig_months: list[int] = field(default_factory=lambda: [30, 36])
     fig_pairs: int = 4
     topk: list[int] = field(default_factory=lambda: [10, 20, 50, 100, 500, 1000])
+    # the run's departures from the document's protocol, recorded in every output built
+    # from the DRIFT / LFRM fits (a run at the document's settings lists none)
+    reductions: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class ReductionSettings:
+    reductions: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class ProtocolSettings:
+    """Table 2.1 records the fits' protocol (chains, burn-ins, data sets) in its metadata."""
+
+    synthetic_fit: SynthFit
+    monthly_fit: MonthlyFit
+    reductions: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -189,6 +207,12 @@ class BenchSettings:
             "sweeps": [5],
             "text_N": [20, 140],  # LFRM_LDA: a small case and the document's Enron size
             "text_K": [4, 20],
+            # independent chains on 1 vs 2 processes: the synthetic protocol's fit
+            # (Sec. 2.6.1: 10 actors, 100 steps, K⁺ free, 100 burn-in sweeps), 2 chains
+            "par_N": [10],
+            "par_T": [100],
+            "par_sweeps": [100],
+            "par_chains": [2],
         }
     )
     hyper: HyperSettings = field(default_factory=HyperSettings)

@@ -8,7 +8,7 @@ import pandas as pd
 from latentlab.studies.shape import TableOutput
 
 from .fitting import METHODS, MISSING_METHODS
-from .study import STUDY, FigureSettings
+from .study import STUDY, FigureSettings, ProtocolSettings
 
 COLS = ["Naive", "Baseline", "LFRM (last/current)", "LFRM (all)", "DRIFT"]
 PAPER = {  # Table 2.1 of the document (the Enron missing-data AUC row is lost in the text)
@@ -58,7 +58,7 @@ def _rows(data, forecast, missing, kind):
     return out
 
 
-@STUDY.table("table2_1")
+@STUDY.table("table2_1", settings=ProtocolSettings)
 def table2_1(ctx):
     """Log-likelihood and AUC, forecasting and missing data; synthetic (top), Enron (bottom).
     Synthetic: means over data sets; Enron: forecast means over months t = first_t..T."""
