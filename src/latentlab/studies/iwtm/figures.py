@@ -124,12 +124,12 @@ def fig4_3(ctx):
              ["DLTM (quoted by the document)", f"{paper['DLTM']}"]]  # fmt: skip
     tx.axis("off")
     tab = tx.table(cellText=table, colLabels=["model", "accuracy (%)"], loc="center",
-                   cellLoc="left")  # fmt: skip
+                   cellLoc="left", colWidths=[0.72, 0.28])  # fmt: skip
     tab.auto_set_font_size(False)
     tab.set_fontsize(9)
     tab.scale(1, 1.8)
-    tx.set_title(f"{int(df.n_train.iloc[0])} training / {int(df.n_test.iloc[0])} test images",
-                 fontsize=9)  # fmt: skip
+    tx.set_title(f"{int(df.n_train.iloc[0])} training images per class, "
+                 f"{int(df.n_test.iloc[0])} test images", fontsize=9)  # fmt: skip
     fig.suptitle(f"Fig 4.3: IWTM on 8-scene (this run: {d}, {df.data_kind.iloc[0]})")
     fig.tight_layout()
     rows = [dict(true=names[i], pred=names[j], rate=M[i, j]) for i, j in np.ndindex(M.shape)]
