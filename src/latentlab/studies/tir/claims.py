@@ -23,7 +23,7 @@ NO_SELF = (
 def _others(name, why=None):
     """not_run rows for the document's corpora that this run does not fit."""
     return [
-        NotRun(why or r, dataset=ds)
+        NotRun(why or r, dataset=ds, data_kind="real")
         for ds, r in (("aan", PAPER_CFG), ("nips_cite", NIPS_RUN))
         if ds != name
     ]
@@ -214,7 +214,7 @@ def _t31(ctx, value, note):
     name = ctx.settings.corpora.get("predict", "")
     out = [Measured(value(t), dataset=name, data_kind=_kind(name), note=note(t))]
     if _kind(name) == "synthetic":
-        out.append(NotRun(f"Cora is in {REAL_CFG}", dataset="cora"))
+        out.append(NotRun(f"Cora is in {REAL_CFG}", dataset="cora", data_kind="real"))
     return out + _others(name)
 
 
@@ -362,7 +362,7 @@ def _c35(ctx):
             dataset=ctx.settings.corpora.get("selfcite", ""),
             note=f"self {s.mean():.2f} vs non-self {n.mean():.2f}, Welch p {tt.pvalue:.2g}",
         ),
-        *[NotRun(NO_SELF, dataset=ds) for ds in ("aan", "nips_cite")],
+        *[NotRun(NO_SELF, dataset=ds, data_kind="real") for ds in ("aan", "nips_cite")],
     ]
 
 
@@ -392,6 +392,7 @@ def _c37b(ctx):
             f"{name} ran: compare tables 3.2 / 3.4 with the document's rankings by eye (the "
             "article titles are in the tables); no automatic check",
             dataset=name,
+            data_kind="real",
         )
     return _others(name, f"the articles are in the ACL/NIPS corpora: {PAPER_CFG}")
 
