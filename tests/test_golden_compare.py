@@ -1,0 +1,31 @@
+"""scripts/golden_compare.py: exact by default, a file's own rtol/atol when volatile.yaml
+gives one; text cells and verdicts always exact."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pandas as pd
+
+_spec = importlib.util.spec_from_file_location(
+    "golden_compare", Path(__file__).resolve().parents[1] / "scripts" / "golden_compare.py"
+)
+gc = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(gc)
+
+
+def _write(path, loglik, verdict="reproduced"):
+    pd.DataFrame({"loglik": [loglik], "verdict": [verdict]}).to_csv(path, index=False)
+    return path
+
+
+def test_rtol_rule_admits_rounding_but_not_a_change(tmp_path):
+    g = _write(tmp_path / "g.csv", -0.6858309246953563)
+    near = _write(tmp_path / "near.csv", -0.685843886596843)  # 1.9e-5 relative
+    far = _write(tmp_path / "far.csv", -0.6868309246953563)  # 1.5e-3 relative
+    flipped = _write(tmp_path / "flip.csv", -0.6858309246953563, "not_reproduced")
+    assert gc.compare_file(g, near, None)  # exact by default: a difference
+    assert gc.compare_file(g, near, {"rtol": 1e-4}) == []
+    assert gc.compare_file(g, far, {"rtol": 1e-4})
+    assert gc.compare_file(g, flipped, {"rtol": 1e-4})  # text stays exact
