@@ -17,7 +17,12 @@ pytestmark = [
     pytest.mark.realdata,
     pytest.mark.skipif(not MIRROR.is_dir(), reason=f"no data mirror at {MIRROR}"),
 ]
-IN_MIRROR = [n for n in registry.external_names() if not n.startswith("uci_")]
+# The mirror's datasets are the ones whose every file has a pinned sha256 (the mirror README's
+# checksums); the paper-scale UCI corpora, AAN and NIPS-with-citations have none and are not
+# in it (they are verified by their published counts after a download).
+IN_MIRROR = [
+    n for n in registry.external_names() if all(f.sha256 for f in registry.REGISTRY[n].files)
+]
 
 
 @pytest.mark.parametrize("name", IN_MIRROR)
