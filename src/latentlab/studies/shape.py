@@ -24,7 +24,6 @@ import dataclasses
 import importlib
 import json
 import logging
-import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,6 +32,7 @@ from typing import Any
 from latentlab.errors import ConfigError
 from latentlab.provenance import provenance
 from latentlab.settings import field_names, parse_settings, settings_dict
+from latentlab.threads import job_threads
 
 COMMON_KEYS = ("run", "base_seed", "threads")
 
@@ -111,14 +111,6 @@ class StepContext:
             "provenance": provenance(),
             **extra,
         }
-
-
-def job_threads(configured: int) -> int:
-    """The config's ``threads``, capped by what the scheduler gave the job: Snakemake
-    exports a shell job's (capped) ``threads`` as ``OMP_NUM_THREADS``, so a run with
-    ``--cores 1`` or a cluster slot of one CPU is not oversubscribed by worker pools."""
-    given = os.environ.get("OMP_NUM_THREADS", "")
-    return max(1, min(configured, int(given))) if given.isdigit() else max(1, configured)
 
 
 @dataclass

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import contextlib
 import math
-import os
 import time
 from dataclasses import dataclass
 
@@ -28,6 +27,7 @@ from scipy.special import digamma, gammaln
 
 from latentlab.errors import ConfigError, DataError, DivergenceError
 from latentlab.models.lda.kernels import digamma as nb_digamma
+from latentlab.threads import job_threads
 
 from .kernels import N_BLOCKS, chunk_candidates, local_kernel, nearest_clusters, topk_rows
 from .normal_gamma import ClusterQ, NGPrior, cluster_posterior
@@ -64,10 +64,9 @@ class CaviSettings:
 
 
 def default_threads() -> int:
-    """The job's allocation: ``OMP_NUM_THREADS`` when set (Snakemake exports a job's
-    threads there; BLAS reads it too), else numba's thread count."""
-    given = os.environ.get("OMP_NUM_THREADS", "")
-    return max(1, int(given)) if given.isdigit() else nb.config.NUMBA_NUM_THREADS
+    """The job's allocation (``OMP_NUM_THREADS``, which Snakemake sets and BLAS reads),
+    at most numba's thread count."""
+    return job_threads(nb.config.NUMBA_NUM_THREADS)
 
 
 # ---------------------------------------------------------------------------- kernels
