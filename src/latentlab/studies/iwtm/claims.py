@@ -882,11 +882,16 @@ def _(ctx):
 @STUDY.claim("E32")
 def _(ctx):
     def f(df):
-        ups = []
-        for _, g in df.groupby(["rho", "seed"]):
-            ups.append(float(np.diff(g.sort_values("iteration").clusters.values).max(initial=0)))
-        return bool(max(ups) <= 0), (f"largest per-iteration rise over {len(ups)} runs: "
-                                     f"{max(ups):+.0f} clusters")  # fmt: skip
+        ups = {}
+        for (rho, _), g in df.groupby(["rho", "seed"]):
+            up = float(np.diff(g.sort_values("iteration").clusters.values).max(initial=0))
+            ups[rho] = max(ups.get(rho, 0.0), up)
+        per = ", ".join(f"rho={r:g}: {u:+.0f}" for r, u in sorted(ups.items()))
+        return bool(max(ups.values()) <= 0), (
+            f"largest per-iteration rise per rho (over seeds): {per}; exact CAVI (dense, "
+            "fixed order) pares back on 3 blobs (tests/models/iwtm/test_paring_back.py): "
+            "the rises come from minibatch noise (rho < 1) and sparse top-C / reordering "
+            "(rho = 1), see REVERSALS.md")  # fmt: skip
 
     res = _each(ctx, "svi", f)
     for ds, df in _frames(ctx, "pareback").items():  # Fig 7.1 analogue: a Gaussian DPM
