@@ -306,6 +306,7 @@ class Ledger:
         dataset: str,
         data_kind: str,
         note: str = "",
+        unit: str = "seeds",
     ) -> ClaimRow:
         """Declare "A ``direction`` B by more than ``margin``" with both sides as data.
 
@@ -323,7 +324,7 @@ class Ledger:
         d = (a - b) if direction == ">" else (b - a)
         ours = f"{la} {_fmt(float(np.mean(a)))} vs {lb} {_fmt(float(np.mean(b)))}"
         if len(d) > 1:
-            ours += f" (d over {len(d)} seeds: min {_fmt(float(d.min()))}"
+            ours += f" (d over {len(d)} {unit}: min {_fmt(float(d.min()))}"
             ours += f", max {_fmt(float(d.max()))})"
         else:
             ours += " (one run)"

@@ -94,6 +94,7 @@ class Sides:
     note: str = ""
     where: str | None = None
     statement: str | None = None
+    unit: str = "seeds"  # what the paired values are (seeds, problems, splits)
 
 
 @dataclass
@@ -217,6 +218,7 @@ def evaluate_claims(study, ctx) -> Ledger:
                 paper_a=r.paper_a,
                 paper_b=r.paper_b,
                 labels=r.labels,
+                unit=r.unit,
                 dataset=r.dataset if r.dataset is not None else c.dataset,
                 data_kind=r.data_kind if r.data_kind is not None else c.data_kind,
                 note="; ".join(x for x in (c.note, r.note) if x),
