@@ -395,9 +395,9 @@ def _c10(ctx):
         if len(by_k) < 2:
             rows.append(
                 NotRun(
-                    f"{sub}Laplace EM converged at fewer than 2 K (converged fits per K: {counts}); "
-                    "judging needs converged fits at two or more K: a larger ctm.em_time_budget_s "
-                    "(and em_max_iter) in config/real.yaml",
+                    f"{sub}Laplace EM converged at fewer than 2 K (converged fits per K: "
+                    f"{counts}); judging needs converged fits at two or more K: a larger "
+                    "ctm.em_time_budget_s (and em_max_iter) in config/real.yaml",
                     dataset=corpus,
                     data_kind=kind,
                 )
