@@ -306,3 +306,15 @@ def test_topic_match_needs_half_the_words_and_beats_shuffled_topics():
                                                         "z3", "z4"]]  # fmt: skip
     k, shared, bar, q = topic_match(paper, dense, 5, 200, rng)
     assert q >= 9 and bar == q
+
+
+def test_chain_match_share_counts_topics_found_again_by_another_chain():
+    """C2.13 across independent chains: a permuted copy matches every topic; a chain that
+    merged two topics into one loses them."""
+    from latentlab.studies.drift.enron_text import chain_match_share
+
+    phi = np.eye(4)[:, :4] * 0.7 + 0.075  # four distinct topics (rows sum to 1)
+    assert chain_match_share(phi, phi[[2, 0, 3, 1]], 0.4) == 1.0
+    merged = phi.copy()
+    merged[0] = merged[1] = (phi[0] + phi[1]) / 2
+    assert chain_match_share(phi, merged, 0.4) == 0.5  # partner 0.7 away, nearest other 1.4

@@ -347,6 +347,11 @@ class EnronText:
     vocab_max: int = 15150
     extra_stop_words: list[str] = field(default_factory=lambda: ["re", "fw", "fwd"])
     seed_offset: int = 600
+    # C2.13: independent chains (seeds seed_offset, r = 1..chains-1) matched to the first;
+    # a topic is stable when its partner is closer than chain_match_ratio x the distance to
+    # its nearest other topic (C2.7's text_l1_ratio)
+    chains: int = 2
+    chain_match_ratio: float = 0.5
 
 
 @dataclass(frozen=True)
