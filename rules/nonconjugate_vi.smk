@@ -286,6 +286,7 @@ rule nonconjugate_vi_claims:
         fig6b=f"{NCV_OUT}/fig6b.csv",
         bench=f"{NCV_OUT}/bench.csv",
         table1=f"{NCV_OUT}/table1.csv",
+        table1_problems=f"{NCV_OUT}/table1_problems.csv",
         table2=f"{NCV_OUT}/table2.csv",
         table2_tests=f"{NCV_OUT}/table2_tests.csv",
     output:

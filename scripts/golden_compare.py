@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import fnmatch
+import re
 import shutil
 import sys
 from pathlib import Path
@@ -48,11 +49,27 @@ def _rule_for(rel: str, volatile: dict) -> dict | None:
     return None
 
 
+_NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
+
+
+def _text_close(a: str, b: str, rtol: float, atol: float) -> bool:
+    """Text cells with numbers inside (a rule's JSON, "A 1.23 vs B 4.56"): the same text
+    around the numbers, and the numbers within the file's tolerance."""
+    if a == b:
+        return True
+    if _NUMBER.split(a) != _NUMBER.split(b):
+        return False
+    na = [float(x) for x in _NUMBER.findall(a)]
+    nb = [float(x) for x in _NUMBER.findall(b)]
+    return len(na) == len(nb) and bool(np.allclose(na, nb, rtol=rtol, atol=atol))
+
+
 def _cells_equal(a: pd.Series, b: pd.Series, rtol=RTOL, atol=ATOL) -> np.ndarray:
     an = pd.to_numeric(a, errors="coerce")
     bn = pd.to_numeric(b, errors="coerce")
     both_num = an.notna() & bn.notna()
-    eq = (a.astype(str) == b.astype(str)).to_numpy()
+    eq = np.array([_text_close(x, y, rtol, atol) for x, y in zip(a.astype(str), b.astype(str),
+                                                                    strict=True)])  # fmt: skip
     num = np.isclose(an.to_numpy(float), bn.to_numpy(float), rtol=rtol, atol=atol)
     return np.where(both_num.to_numpy(), num, eq)
 

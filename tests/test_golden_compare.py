@@ -29,3 +29,20 @@ def test_rtol_rule_admits_rounding_but_not_a_change(tmp_path):
     assert gc.compare_file(g, near, {"rtol": 1e-4}) == []
     assert gc.compare_file(g, far, {"rtol": 1e-4})
     assert gc.compare_file(g, flipped, {"rtol": 1e-4})  # text stays exact
+
+
+def test_numbers_inside_text_cells_follow_the_files_tolerance(tmp_path):
+    """A rule's JSON and an order row's "A 1.23 vs B 4.56": the words exact, the numbers
+    within the file's rtol (exact by default)."""
+
+    def w(name, rule):
+        p = tmp_path / name
+        pd.DataFrame({"rule": [rule], "verdict": ["reproduced"]}).to_csv(p, index=False)
+        return p
+
+    g = w("g.csv", '{"how":"order","a":[-0.6858309246953563],"b":[-0.7]}')
+    near = w("n.csv", '{"how":"order","a":[-0.685843886596843],"b":[-0.7]}')
+    other = w("o.csv", '{"how":"order","a":[-0.685843886596843],"c":[-0.7]}')
+    assert gc.compare_file(g, near, None)  # exact by default
+    assert gc.compare_file(g, near, {"rtol": 1e-4}) == []
+    assert gc.compare_file(g, other, {"rtol": 1e-4})  # a word changed

@@ -282,3 +282,39 @@ def test_synth_fit_datasets_and_recorded_reductions(tmp_path):
     with pytest.raises(ConfigError, match=r"synthetic_fit\.datasets"):
         st.execute("synth_fit", {**p, "synthetic_fit": {**fit, "datasets": 0}},
                    {"networks": [net]}, outs)  # fmt: skip
+
+
+def test_topic_match_needs_half_the_words_and_beats_shuffled_topics():
+    """C2.11: a topic is found only with >= 5 of the ten words and more than topics dealt
+    from the same words at random share; common words spread over topics do not count."""
+    from latentlab.studies.drift.claims import topic_match
+
+    paper = "a b c d e f g h i j"
+    filler = [[f"x{t}{i}" for i in range(10)] for t in range(6)]
+    rng = np.random.default_rng(0)
+    # one of our topics holds 7 of the ten words: found
+    ours = filler + [["a", "b", "c", "d", "e", "f", "g", "y1", "y2", "y3"]]
+    k, shared, bar, q = topic_match(paper, ours, 5, 200, rng)
+    assert k == 6 and len(shared) == 7 and len(shared) > bar and bar == 4.0
+    # the same words spread one per topic: 1 shared, and the bar stays at 4
+    spread = [[w, *f[1:]] for w, f in zip("abcdefg", filler + [filler[0]], strict=True)]
+    k, shared, bar, q = topic_match(paper, spread, 5, 200, rng)
+    assert len(shared) == 1 and not len(shared) > bar
+    # a corpus whose topics are all made of the document's words: chance overlap is high,
+    # so the bar rises above half (shuffled q95) and 6 of 10 is not enough
+    dense = [list("abcdefghij") for _ in range(4)] + [["a", "b", "c", "d", "e", "f", "z1", "z2",
+                                                        "z3", "z4"]]  # fmt: skip
+    k, shared, bar, q = topic_match(paper, dense, 5, 200, rng)
+    assert q >= 9 and bar == q
+
+
+def test_chain_match_share_counts_topics_found_again_by_another_chain():
+    """C2.13 across independent chains: a permuted copy matches every topic; a chain that
+    merged two topics into one loses them."""
+    from latentlab.studies.drift.enron_text import chain_match_share
+
+    phi = np.eye(4)[:, :4] * 0.7 + 0.075  # four distinct topics (rows sum to 1)
+    assert chain_match_share(phi, phi[[2, 0, 3, 1]], 0.4) == 1.0
+    merged = phi.copy()
+    merged[0] = merged[1] = (phi[0] + phi[1]) / 2
+    assert chain_match_share(phi, merged, 0.4) == 0.5  # partner 0.7 away, nearest other 1.4

@@ -1,4 +1,5 @@
-"""``latentlab claims check|report``: validate a ledger; gather the run's report."""
+"""``latentlab claims check|report|prove``: validate a ledger; gather the run's report;
+show every row able to fail and able to pass."""
 
 from __future__ import annotations
 
@@ -20,6 +21,28 @@ def _report(args) -> int:
     return 0
 
 
+def _prove(args) -> int:
+    import pandas as pd
+
+    from latentlab.claims.prove import prove_dir, summary
+
+    proofs = prove_dir(args.dir)
+    s = summary(proofs)
+    with pd.option_context("display.width", 200, "display.max_columns", 40):
+        print(s.set_index("study").T.to_string())
+    bad = [p for p in proofs if not p.proven]
+    for p in bad if args.list else [p for p in bad if p.broken]:
+        tag = "BROKEN" if p.broken else "missing"
+        print(f"{tag} {p.study} {p.claim_id} [{p.dataset}] ({p.path}): {'; '.join(p.problems)}")
+    judged = int(s["judged"].sum())
+    print(
+        f"{judged - len(bad)} of {judged} judged rows proven both ways "
+        f"({int(s['broken'].sum())} broken, {int(s['missing'].sum())} missing a proof); "
+        f"{int(s['identity'].sum())} identity and {int(s['unjudged'].sum())} unjudged apart"
+    )
+    return 1 if bad else 0
+
+
 def register(sub) -> None:
     p = sub.add_parser("claims", help="claims ledgers and the run report")
     s = p.add_subparsers(dest="command", metavar="COMMAND", required=True)
@@ -33,3 +56,8 @@ def register(sub) -> None:
     r.add_argument("--figures", nargs="*", default=[])
     r.add_argument("--summaries", nargs="*", default=[])
     r.set_defaults(func=_report)
+    v = s.add_parser("prove", help="show every judged row of every claims.csv under DIR "
+                     "able to fail and able to pass; exit 1 if any is not")  # fmt: skip
+    v.add_argument("dir")
+    v.add_argument("--list", action="store_true", help="list rows missing a proof too")
+    v.set_defaults(func=_prove)

@@ -23,6 +23,21 @@ Comparisons (``how``)
           ``not_reproduced`` with the reason in the note.
 A non-finite ``our_value`` is always ``not_reproduced`` (and says so in the note).
 
+Decisions as data
+-----------------
+Every judged row also carries its rule in the ``rule`` column (compact JSON), so that
+``latentlab claims prove`` can re-apply it from the CSV alone (:mod:`latentlab.claims.prove`):
+
+- a value (``compare`` with abs/rel/ge/le): ``{"how", "paper", "ours", "tol", "reject"}``;
+  ``reject`` lists values the rule must refuse (the document's nearest alternative: another
+  method's number in the same column, the comparator, the null), which proves the row can fail;
+- an order (``Ledger.order``): both sides, per seed where there are seeds, the direction, a
+  margin tied to the document's effect and the document's own two sides: ``{"how": "order",
+  "a", "b", "dir", "margin", "test", "paper_a", "paper_b"}``. ``test`` is ``every`` (the sign,
+  beyond the margin, holds in every seed) or ``t<alpha>`` (a one-sided t-test across seeds);
+- a bare boolean (``how="true"``): ``{"how": "true", "ours"}``; it cannot be proven from the
+  CSV and needs a counter-example registered next to its claim function.
+
 Verdicts: ``reproduced``, ``not_reproduced``, ``not_testable`` (public data cannot test
 it: private corpora, human studies), ``not_run`` (public data this run's config leaves
 out; the note names the config that runs it). Data kinds: ``real``, ``substitute``,
@@ -32,6 +47,7 @@ claims) and ``none`` (nothing was run).
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
@@ -52,10 +68,14 @@ COLUMNS = [
     "data_kind",
     "verdict",
     "note",
+    "rule",
 ]
+# files written before the rule column existed are read with an empty rule
+OPTIONAL_COLUMNS = ("rule",)
 VERDICTS = ("reproduced", "not_reproduced", "not_testable", "not_run")
 DATA_KINDS = ("real", "substitute", "synthetic", "identity", "none")
 HOWS = ("abs", "rel", "ge", "le", "true")
+DIRECTIONS = (">", "<")
 
 
 @dataclass
@@ -71,6 +91,98 @@ class ClaimRow:
     data_kind: str
     verdict: str
     note: str
+    rule: str = ""
+
+
+def _jsonable(x):
+    """A JSON-ready copy of a rule value (numpy scalars and arrays to Python)."""
+    if isinstance(x, (bool, np.bool_)):
+        return bool(x)
+    if isinstance(x, (int, np.integer)):
+        return int(x)
+    if isinstance(x, (float, np.floating)):
+        x = float(x)
+        return x if math.isfinite(x) else str(x)
+    if isinstance(x, (list, tuple, np.ndarray)):
+        return [_jsonable(v) for v in x]
+    if x is None:
+        return None
+    return str(x)
+
+
+def dump_rule(rule: dict) -> str:
+    """The ``rule`` cell: compact JSON with finite floats kept exactly."""
+    return json.dumps({k: _jsonable(v) for k, v in rule.items()}, separators=(",", ":"))
+
+
+def load_rule(cell: str) -> dict | None:
+    """Parse a ``rule`` cell (``None`` when the row carries no rule)."""
+    if not cell or not str(cell).strip():
+        return None
+    return json.loads(cell)
+
+
+def _floats(x) -> np.ndarray:
+    """Per-seed values as a 1-d float array (a scalar is one seed; text is NaN)."""
+    vals = np.atleast_1d(np.asarray(x, dtype=object)).ravel()
+    out = np.empty(len(vals))
+    for i, v in enumerate(vals):
+        try:
+            out[i] = float(v)
+        except (TypeError, ValueError):
+            out[i] = math.nan
+    return out
+
+
+def judge_order(a, b, direction: str, margin: float, test: str = "every") -> tuple[str, str]:
+    """Verdict of "A ``direction`` B by more than ``margin``" on per-seed sides.
+
+    ``test="every"``: the difference beyond the margin holds in every seed (a single run is
+    one seed). ``test="t0.05"``: a one-sided t-test of mean(d) > margin across seeds at the
+    stated level (needs at least 2 seeds). The sides pair by seed; a scalar side is broadcast.
+    """
+    if direction not in DIRECTIONS:
+        raise ValueError(f"unknown direction {direction!r}; use one of {DIRECTIONS}")
+    m = float(margin)
+    if not (math.isfinite(m) and m >= 0):
+        raise ValueError(f"margin {margin!r} must be finite and >= 0")
+    a, b = _floats(a), _floats(b)
+    if len(a) != len(b) and 1 not in (len(a), len(b)):
+        raise ValueError(f"sides have {len(a)} and {len(b)} seeds")
+    if a.size == 0 or b.size == 0:
+        return "not_reproduced", "no value measured"
+    if not (np.isfinite(a).all() and np.isfinite(b).all()):
+        return "not_reproduced", "a side is non-finite"
+    d = (a - b) if direction == ">" else (b - a)
+    if test == "every":
+        ok = bool((d > m).all())
+        return ("reproduced" if ok else "not_reproduced"), ""
+    if test.startswith("t"):
+        alpha = float(test[1:])
+        if len(d) < 2:
+            return "not_reproduced", "a t-test needs at least 2 seeds"
+        from scipy import stats
+
+        sd = float(np.std(d, ddof=1))
+        if sd == 0.0:
+            ok = bool(d.mean() > m)
+        else:
+            t = (d.mean() - m) / (sd / math.sqrt(len(d)))
+            ok = bool(stats.t.sf(t, len(d) - 1) < alpha)
+        return ("reproduced" if ok else "not_reproduced"), ""
+    raise ValueError(f"unknown test {test!r}; use 'every' or 't<alpha>'")
+
+
+def judge_rule(rule: dict) -> tuple[str, str]:
+    """Apply a row's machine-readable rule (see the module docstring)."""
+    how = rule.get("how")
+    if how == "order":
+        return judge_order(
+            rule["a"], rule["b"], rule["dir"], rule.get("margin", 0.0), rule.get("test", "every")
+        )
+    if how == "true":
+        return judge(None, rule.get("ours"), "true")
+    return judge(rule["paper"], rule.get("ours"), how, rule.get("tol", 0.0))
 
 
 def _fmt(x) -> str:
@@ -144,10 +256,22 @@ class Ledger:
         dataset: str,
         data_kind: str,
         note: str = "",
+        reject=None,
     ) -> ClaimRow:
-        """Declare a claim and compute its verdict from ``how`` and ``tolerance``."""
+        """Declare a claim and compute its verdict from ``how`` and ``tolerance``.
+
+        ``reject``: a value or list of values this rule must refuse (the document's nearest
+        alternative, e.g. another method's number in the same column); written into the
+        row's rule so ``claims prove`` shows the row can fail.
+        """
         verdict, why = judge(paper_value, our_value, how, tolerance)
         tol = "check" if how == "true" else f"{how} {_fmt(float(tolerance))}"
+        if how == "true":
+            rule = {"how": "true", "ours": our_value}
+        else:
+            rule = {"how": how, "paper": paper_value, "ours": our_value, "tol": tolerance}
+            if reject is not None:
+                rule["reject"] = list(np.atleast_1d(np.asarray(reject, dtype=float)))
         return self._add(
             ClaimRow(
                 claim_id,
@@ -161,6 +285,67 @@ class Ledger:
                 data_kind,
                 verdict,
                 "; ".join(x for x in (note, why) if x),
+                dump_rule(rule),
+            )
+        )
+
+    def order(
+        self,
+        claim_id: str,
+        *,
+        where: str,
+        statement: str,
+        ours_a,
+        ours_b,
+        direction: str = ">",
+        margin: float = 0.0,
+        test: str = "every",
+        paper_a=None,
+        paper_b=None,
+        labels: tuple[str, str] = ("A", "B"),
+        dataset: str,
+        data_kind: str,
+        note: str = "",
+        unit: str = "seeds",
+    ) -> ClaimRow:
+        """Declare "A ``direction`` B by more than ``margin``" with both sides as data.
+
+        ``ours_a``/``ours_b`` are scalars or per-seed arrays (paired by seed); ``paper_a``/
+        ``paper_b`` the document's own two sides where it gives them. The margin must be
+        tied to the document's effect (at most half its gap), never to our noise.
+        """
+        verdict, why = judge_order(ours_a, ours_b, direction, margin, test)
+        a, b = _floats(ours_a), _floats(ours_b)
+        la, lb = labels
+        if paper_a is not None and paper_b is not None:
+            paper = f"{la} {_fmt(float(paper_a))} {direction} {lb} {_fmt(float(paper_b))}"
+        else:
+            paper = f"{la} {direction} {lb}"
+        d = (a - b) if direction == ">" else (b - a)
+        ours = f"{la} {_fmt(float(np.mean(a)))} vs {lb} {_fmt(float(np.mean(b)))}"
+        if len(d) > 1:
+            ours += f" (d over {len(d)} {unit}: min {_fmt(float(d.min()))}"
+            ours += f", max {_fmt(float(d.max()))})"
+        else:
+            ours += " (one run)"
+        rule = {"how": "order", "a": ours_a, "b": ours_b, "dir": direction,
+                "margin": margin, "test": test}  # fmt: skip
+        if paper_a is not None and paper_b is not None:
+            rule.update(paper_a=paper_a, paper_b=paper_b)
+        return self._add(
+            ClaimRow(
+                claim_id,
+                self.document,
+                where,
+                statement,
+                paper,
+                ours,
+                f"order {direction} margin {_fmt(float(margin))} ({test})",
+                dataset,
+                data_kind,
+                verdict,
+                "; ".join(x for x in (note, why) if x),
+                dump_rule(rule),
             )
         )
 
@@ -237,6 +422,9 @@ class Ledger:
 def read_claims(path: str | Path) -> pd.DataFrame:
     """Read a claims.csv and check its columns and verdicts."""
     df = pd.read_csv(path, dtype=str, keep_default_na=False)
+    for c in OPTIONAL_COLUMNS:
+        if c not in df.columns:
+            df[c] = ""
     missing = [c for c in COLUMNS if c not in df.columns]
     if missing:
         raise ValueError(f"{path}: claims file lacks columns {missing}")

@@ -10,8 +10,9 @@ import pandas as pd
 
 from latentlab.claims.ledger import COLUMNS, DATA_KINDS, VERDICTS, read_claims
 
-# the document is the section heading, so each study table leaves its column out
-LEDGER_COLUMNS = [c for c in COLUMNS if c != "document"]
+# the document is the section heading, so each study table leaves its column out; the
+# machine-readable rule stays in claims.csv (its human form is the tolerance column)
+LEDGER_COLUMNS = [c for c in COLUMNS if c not in ("document", "rule")]
 
 
 def _natural(path: Path) -> list:

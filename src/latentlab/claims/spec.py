@@ -21,7 +21,10 @@ A ``tolerance`` given as a string is a dotted path into the claims step's settin
 (``"claims.auc_abs"``), so tolerances live in the config and a change to one reruns only
 the claims. A claim function returns our value, a :class:`Measured` (value plus per-row
 overrides), a list of them (one row per dataset), :class:`NotRun`, or :class:`NotTestable`
-(a dataset of a tested claim that public data cannot cover).
+(a dataset of a tested claim that public data cannot cover). A claim with ``how="order"``
+returns :class:`Sides` (both sides, per seed, and the document's two sides); its
+``tolerance`` is the margin. A value claim may name ``reject``: the document's values the
+rule must refuse (its proof that the row can fail, see :mod:`latentlab.claims.prove`).
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from latentlab.claims.ledger import HOWS, Ledger
+from latentlab.claims.ledger import DIRECTIONS, HOWS, Ledger
 
 
 @dataclass(frozen=True)
@@ -49,10 +52,14 @@ class Claim:
     # consecutive claims with the same group have their rows written dataset by dataset
     # (C1 on a, C2 on a, C1 on b, C2 on b), as a reader compares them
     group: str = ""
+    reject: Any = None  # value(s) of the document the rule must refuse (abs/rel/ge/le)
+    direction: str = ">"  # how="order": A > B or A < B
 
     def __post_init__(self):
-        if self.how not in HOWS:
-            raise ValueError(f"claim {self.id}: how={self.how!r} not in {HOWS}")
+        if self.how not in (*HOWS, "order"):
+            raise ValueError(f"claim {self.id}: how={self.how!r} not in {(*HOWS, 'order')}")
+        if self.direction not in DIRECTIONS:
+            raise ValueError(f"claim {self.id}: direction {self.direction!r}")
 
 
 @dataclass
@@ -67,6 +74,27 @@ class Measured:
     tolerance: float | str | None = None
     where: str | None = None  # e.g. the figure of this dataset's row
     statement: str | None = None  # when the statement names a setting (an iteration, ...)
+    reject: Any = None  # overrides the claim's
+
+
+@dataclass
+class Sides:
+    """Both sides of an order claim (``how="order"``): A against B, per seed where there are
+    seeds, and the document's own two sides where it gives them."""
+
+    a: Any
+    b: Any
+    paper_a: Any = None
+    paper_b: Any = None
+    labels: tuple[str, str] = ("A", "B")
+    margin: float | str | None = None  # default: the claim's tolerance
+    test: str = "every"
+    dataset: str | None = None
+    data_kind: str | None = None
+    note: str = ""
+    where: str | None = None
+    statement: str | None = None
+    unit: str = "seeds"  # what the paired values are (seeds, problems, splits)
 
 
 @dataclass
@@ -174,6 +202,28 @@ def evaluate_claims(study, ctx) -> Ledger:
                 else (c.data_kind if c.data_kind != "identity" else "none"),
             )
             continue
+        if c.how == "order" or isinstance(r, Sides):
+            if not (c.how == "order" and isinstance(r, Sides)):
+                raise ValueError(f"{study.name} claim {c.id}: how='order' goes with Sides")
+            margin = c.tolerance if r.margin is None else r.margin
+            ledger.order(
+                c.id,
+                where=c.where if r.where is None else r.where,
+                statement=c.statement if r.statement is None else r.statement,
+                ours_a=r.a,
+                ours_b=r.b,
+                direction=c.direction,
+                margin=resolve_tolerance(margin, ctx.settings),
+                test=r.test,
+                paper_a=r.paper_a,
+                paper_b=r.paper_b,
+                labels=r.labels,
+                unit=r.unit,
+                dataset=r.dataset if r.dataset is not None else c.dataset,
+                data_kind=r.data_kind if r.data_kind is not None else c.data_kind,
+                note="; ".join(x for x in (c.note, r.note) if x),
+            )
+            continue
         m = r if isinstance(r, Measured) else Measured(r)
         tol = c.tolerance if m.tolerance is None else m.tolerance
         ledger.compare(
@@ -187,5 +237,6 @@ def evaluate_claims(study, ctx) -> Ledger:
             dataset=m.dataset if m.dataset is not None else c.dataset,
             data_kind=m.data_kind if m.data_kind is not None else c.data_kind,
             note="; ".join(x for x in (c.note, m.note) if x),
+            reject=None if c.how == "true" else (c.reject if m.reject is None else m.reject),
         )
     return ledger

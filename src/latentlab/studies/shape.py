@@ -95,12 +95,35 @@ class StepContext:
             self._cache[key] = load()
         return self._cache[key]
 
+    def _input_settings(self) -> dict:
+        """``{"from_inputs": {name: settings or "no .meta.json"}}`` (one entry per input
+        file; ``{}`` when the step has no inputs)."""
+        out = {}
+        for name, paths in self.inputs.items():
+            per = []
+            for p in paths:
+                m = Path(p).with_suffix(".meta.json")
+                if m.exists():
+                    try:
+                        d = json.loads(m.read_text())
+                    except ValueError:
+                        d = {}
+                    per.append(d.get("settings") or {"step": d.get("step", ""), "file": m.name})
+                else:
+                    per.append(f"{Path(p).name}: no .meta.json")
+            out[name] = per[0] if len(per) == 1 else per
+        return {"from_inputs": out} if out else {}
+
     def seed(self, offset: int = 0, r: int = 0) -> int:
         return derive_seed(self.base_seed, offset, r)
 
     def meta(self, **extra) -> dict:
-        """Metadata for an output's ``.meta.json``: the settings used, seeds, run."""
+        """Metadata for an output's ``.meta.json``: the settings used, seeds, run. A step
+        with no settings of its own (a figure or table drawn from its inputs) names the
+        settings that produced each input, read from the inputs' own ``.meta.json``."""
         s = settings_dict(self.settings) if dataclasses.is_dataclass(self.settings) else {}
+        if not s:
+            s = self._input_settings()
         return {
             "study": self.study,
             "step": self.step,

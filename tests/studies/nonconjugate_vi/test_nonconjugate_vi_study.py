@@ -92,7 +92,8 @@ def outputs(tmp_path_factory):
         _step(st, tab, inp, {"csv": f[tab]})
     _step(st, "claims", {"fig2_monotone": f["f2m.csv"], "sweeps": f["sweep.csv"],
                          "fig6a": f["fig6a"], "fig6b": f["fig6b"], "bench": f["bench.csv"],
-                         "table1": f["table1"], "table2": f["table2"],
+                         "table1": f["table1"], "table1_problems": f["t1p.csv"],
+                         "table2": f["table2"],
                          "table2_tests": f["table2_tests"]}, {"csv": f["claims.csv"]})  # fmt: skip
     return f
 
@@ -135,7 +136,7 @@ def test_claims_rows_and_figures(outputs):
     t1 = df[df.claim_id.str.startswith("T1-")]  # public data the smoke run leaves out
     assert set(t1.verdict) == {"not_run"} and set(t1.data_kind) == {"real"}
     assert t1.paper_value.astype(float).notna().all()  # the document's number beside it
-    assert set(df[df.claim_id.isin(["C1", "C2", "C3", "C4", "C5"])].data_kind) == {"identity"}
+    assert set(df[df.claim_id.isin(["C1", "C2", "C3", "C4", "C5", "C6"])].data_kind) == {"identity"}
     assert df[df.claim_id == "C8-laplace"].tolerance.eq("ge -1e-12").all()
     assert len(pd.read_csv(outputs["fig5a"])) == 3 * 3
     # Laplace vs delta over seeds: C11 judged in each Fig 6 seed, C9 per (K, seed)

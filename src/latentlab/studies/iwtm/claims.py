@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from latentlab.claims.spec import Claim, Measured, NotRun
+from latentlab.claims.spec import Claim, Measured, NotRun, Sides
 
 from .pipeline import svi_final
 from .study import STUDY, ClaimsSettings
@@ -41,16 +41,16 @@ CLAIMS = [
     _c("E5", "Table 4.1", "soft IWTM > LDA on IWTM's own clusters for every n_train", "58.0/61.3/64.0 vs 51.0/58.0/61.8"),
     _c("E6", "Table 4.1", "IWTM's vocabulary grows with the training size", "867 -> 1116 -> 1247"),
     _c("E7", "Fig 5.2", "CAVI IWTM + SVM >= best LDA+KMEANS in every (T, N_train)", "71.28 vs 70.18"),
-    _c("E8", "Fig 5.2", "IWTM's vocabulary is near the optimal LDA+KMEANS K", "2784 vs 750-3000", "rel", "claims.vocab_rel",
-       note="our value: IWTM vocabulary; paper value replaced by the best K"),
+    _c("E8", "Fig 5.2", "IWTM's vocabulary is near (although slightly larger than) the optimal LDA+KMEANS K: IWTM's vocabulary > the best K", "", "order",
+       note="the document: IWTM 2784 at T = 50, N = 1300 vs LDA+KMEANS best at K = 750 (close peaks at 1750, 3000); 'near' spans 3.7x there, so only the side is judged"),
     _c("E9", "Fig 5.2", "LDA+GDPMM's vocabulary is close to IWTM's, but its accuracy is worse", "68.59 vs 71.28 (V 3445 vs 2784)",
        note="passes if, in every setting, GDPMM's vocabulary is within claims.vocab_rel of IWTM's and its accuracy is lower"),
     _c("E10", "Fig 5.2", "LDA+KMEANS accuracy vs K is inverted-U (interior maximum)", True),
     _c("E11", "Sec 5.6.1", "decoupled SVM (VI) > generative Gibbs classification at 100/class", "71.5 vs 68.5"),
     _c("E12", "Fig 5.3", "one LDA+KMEANS run is 2-5x faster than CAVI IWTM", "0.2-0.5",
        note="our value: median time ratio LDA+KMEANS / IWTM over K"),
-    _c("E13", "Sec 5.6", "VI is much faster than Gibbs at equal data (20 h vs 14 days)", 17.0, "ge", "claims.speedup_tol",
-       note="document schedules: 500 Gibbs sweeps vs 50 CAVI iterations; passes if >= 17 - claims.speedup_tol"),
+    _c("E13", "Sec 5.6", "VI is much faster than Gibbs at equal data (20 h vs 14 days): Gibbs / VI time at the document's schedules", 16.8, "rel", "claims.speedup_rel",
+       note="document schedules: 500 Gibbs sweeps vs 50 CAVI iterations; 14 days / 20 h = 16.8; passes within claims.speedup_rel (relative)"),
     _c("E14", "Fig 5.4", "unlabelled data improve accuracy, most at small N_L", "+5.8 / +4.3 pts"),
     _c("E30", "Fig 5.1", "b~ rows are nearly one-hot", 0.9, "ge", 0.0,
        note="fraction of used atoms whose b~ row has max > 0.99"),
@@ -76,7 +76,8 @@ CLAIMS = [
           paper_value="qualitative", dataset="sun397", data_kind="real",
           note="synthetic: fewer distinct labels per (document, true topic) region and a higher NMI with the true topics; images: a higher spatial coherence lift (4-neighbour agreement minus its shuffle expectation)"),
     _c("E21", "Fig 7.3a", "without EXTEND the number of clusters never increases as the data grow", True),
-    _c("E22", "Fig 7.3a", "IVI's clusters jump at every EXTEND (jigsaw) and end above no-extend", "1400 vs 380"),
+    _c("E22", "Fig 7.3a", "IVI's clusters jump at every EXTEND (jigsaw) and end above no-extend", "1400 vs 380", dk=ID,
+       note="identity: EXTEND adds clusters by construction"),
     _c("E23", "Fig 7.3b", "IVI's ELBO exceeds no-extend at every size after growth, and the gap widens", True),
     _c("E24", "Table 7.1", "IVI's ELBO is within ~0.4 % of retraining from scratch at every size", 0.0, "abs", "claims.ivi_elbo_rel",
        note="our value: the largest |IVI - scratch| / |scratch| over sizes; the sign pattern (IVI >= scratch from 455 docs) in the note"),
@@ -419,8 +420,9 @@ def _(ctx):
         sub = df[(df["T"] == top[0]) & (df.n_train == top[1])]
         bestK = int(sub[sub.model == "LDA_KMEANS"].groupby("K").acc.mean().idxmax())
         v = float(sub[sub.model == "IWTM_CAVI"].K.mean())
-        res.append(Measured(v, dataset=ds, data_kind=_kind(ds), paper_value=bestK,
-                            note=f"T={top[0]} n={top[1]}: IWTM {v:.0f} clusters vs best K {bestK}"))  # fmt: skip
+        res.append(Sides(v, bestK, paper_a=2784, paper_b=750, labels=("IWTM vocabulary", "best K"),
+                         dataset=ds, data_kind=_kind(ds),
+                         note=f"T={top[0]} n={top[1]}: IWTM {v:.0f} clusters vs best LDA+KMEANS K {bestK} (one run per setting)"))  # fmt: skip
     if "scene13" not in _frames(ctx, "ch5"):
         res.append(NotRun(f"scene13 is not in this run; {REAL} runs it", dataset="scene13"))
     return res
@@ -507,7 +509,9 @@ def _(ctx):
         vi = (v.seconds / it).groupby([v["T"], v.n_train]).mean()
         j = pd.concat([gi.rename("g"), vi.rename("v")], axis=1).dropna()
         r = float((500 * j.g / (50 * j.v)).median())
-        res.append(Measured(r, dataset=ds, data_kind=_kind(ds),
+        # the rule must refuse a CAVI iteration as slow as a Gibbs sweep (ratio 10) or twice
+        # as slow (ratio 5)
+        res.append(Measured(r, dataset=ds, data_kind=_kind(ds), reject=[5.0, 10.0],
                             note=f"median over {len(j)} settings of 500 x (s per Gibbs sweep) / "
                                  f"50 x (s per CAVI iteration); per-step ratio "
                                  f"{float((j.g / j.v).median()):.2f}"))  # fmt: skip
@@ -759,7 +763,11 @@ def _(ctx):
             f"{last.ivi_clusters:.0f} (IVI) vs {last.noext_clusters:.0f} (no extend)"
         )
 
-    return _ivi(ctx, f)
+    rows = _ivi(ctx, f)
+    for r in rows:
+        if isinstance(r, Measured):
+            r.data_kind = ID  # EXTEND adds clusters by construction: a fact of our code
+    return rows
 
 
 @STUDY.claim("E23")

@@ -3,7 +3,7 @@
 The claims as data (:data:`CLAIMS`) and one small function each. Exact identities (C1-C6,
 C17) are re-checked on small seeded problems (the unit tests check the same identities).
 Inputs of the claims step: ``sweeps``, ``fig2_monotone``, ``fig6a``, ``fig6b``, ``bench``,
-``table1``, ``table2``, ``table2_tests``.
+``table1``, ``table1_problems``, ``table2``, ``table2_tests``.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from latentlab.claims.spec import Claim, Measured, NotRun
+from latentlab.claims.spec import Claim, Measured, NotRun, Sides
 from latentlab.studies.nonconjugate_vi.study import STUDY, ClaimsSettings
 from latentlab.studies.nonconjugate_vi.tables import PAPER_T1, PAPER_T2
 
@@ -185,7 +185,8 @@ CLAIMS = [
           "third-derivative term match finite differences (max rel. error)", 0.0, how="abs",
           tolerance="claims.c5_abs", **_SYN),
     Claim("C6", "Sec. 3.3", "Language model: E_q[exp theta] = exp(m + diag V / 2) (MC, 1e5 "
-          "samples, max rel. error)", 0.0, how="abs", tolerance="claims.c6_abs", **_MC),
+          "samples, max rel. error)", 0.0, how="abs", tolerance="claims.c6_abs", **_SYN,
+          note="identity: a Monte Carlo check of the lognormal mean our code computes"),
     Claim("C17", "Sec. 5.1 / ctm-c", "Blei-Lafferty objective is a true lower bound: max over "
           "docs of bound - (IS estimate + 3 se) <= 0", 0.0, how="le",
           tolerance="claims.c17_le", **_MC),
@@ -202,8 +203,9 @@ CLAIMS = [
             "K in every seed (min difference over K and seeds; topics paired by seed)", 0.0,
             how="ge", tolerance=-1e-12, group="fig5")
       for o in ("delta", "bl")],  # tolerance -1e-12: reproduced iff every difference > 0
-    Claim("C10", "Fig. 5b", "held-out likelihood eventually decreases with K (argmax K below "
-          "the largest K), Laplace", "argmax K < max K", group="fig5"),
+    Claim("C10", "Fig. 5b", "held-out likelihood eventually decreases with K, Laplace, on "
+          "converged fits only: the best held-out per-word LL over the smaller K above the one "
+          "at the largest converged K", "best smaller K > largest K", how="order", group="fig5"),
     Claim("C11-a", "Fig. 6a", "Laplace reaches a higher approximate bound sooner than delta "
           "(value at the time the faster run ends), in every seed", "Laplace >= delta"),
     Claim("C11-b", "Fig. 6b", "Laplace reaches a higher held-out log likelihood sooner than "
@@ -218,17 +220,19 @@ CLAIMS = [
     Claim("C16-blr", "Sec. 5.2", "Laplace is faster than delta (BLR fit time ratio "
           "delta/Laplace)", 1.0, how="ge"),
     *[c for m in ("laplace", "delta") for c in (
-        Claim(f"C13-acc-{m}", "Table 1", f"{m} accuracy > JJ (one-sided t-test over problems, "
-              "p-value)", "claims.p_value", how="le", group="table1"),
-        Claim(f"C13-ll-{m}", "Table 1", f"{m} log predictive likelihood much better than JJ "
-              "(one-sided t-test, p-value)", "claims.p_value", how="le", group="table1"),
+        Claim(f"C13-acc-{m}", "Table 1", f"{m} accuracy > JJ by half the document's gap "
+              "(per problem, one-sided t-test over problems at claims.p_value)", "", how="order",
+              group="table1"),
+        Claim(f"C13-ll-{m}", "Table 1", f"{m} log predictive likelihood much better than JJ: "
+              "by half the document's gap (per problem, one-sided t-test over problems)", "",
+              how="order", group="table1"),
     )],
     Claim("C14-acc", "Table 1", "Laplace and delta accuracies nearly identical (|diff| in "
           "points)", 0.0, how="abs", tolerance="claims.c14_acc_points", group="table1"),
     Claim("C14-ll", "Table 1", "Laplace and delta log likelihoods nearly identical (|diff|)",
           0.0, how="abs", tolerance="claims.c14_loglik", group="table1"),
     *[Claim(f"T1-{m}-{col.split('_')[0]}", "Table 1", f"Table 1 {m} {lab}", "Table 1 value",
-            how="abs", tolerance=f"claims.t1_{tol}", group="table1")
+            how="abs", tolerance="claims.t1_loglik", group="table1")
       for m in _T1_METHODS for col, lab, tol in _COLS],
     *[Claim(f"C15-{m}-{lab}", "Table 2", f"hierarchical > pooled > separate in "
             f"{'accuracy' if lab == 'accuracy' else 'log likelihood'} ({m})",
@@ -241,7 +245,7 @@ CLAIMS = [
           "significantly better than all others (max p-value, paired t-test over splits)",
           "claims.p_value", how="le"),
     *[Claim(f"T2-{s}/{m}-{col.split('_')[0]}", "Table 2", f"Table 2 {s}/{m} {lab}",
-            "Table 2 value", how="abs", tolerance=f"claims.t2_{tol}")
+            "Table 2 value", how="abs", tolerance="claims.t2_loglik")
       for s, m in _T2_ROWS for col, lab, tol in _COLS],
 ]  # fmt: skip
 STUDY.claims(CLAIMS, settings=ClaimsSettings)
@@ -375,15 +379,43 @@ STUDY.claim("C9-bl")(lambda ctx: _c9(ctx, "bl"))
 
 @STUDY.claim("C10")
 def _c10(ctx):
-    def row(a, sub):
-        lap = a.loc["laplace"].heldout_per_word
-        kmax = int(lap.idxmax())
-        return Measured(
-            kmax < int(lap.index.max()),
-            note=sub + f"argmax K = {kmax}; grid {sorted(lap.index.tolist())}",
+    """On converged fits only (EM reached its tolerance within the time budget): fits cut by
+    ``ctm.em_time_budget_s`` say nothing about the model at that K."""
+    rows = []
+    for corpus, kind, sub, _a, meths in _sweeps(ctx):
+        if "laplace" not in meths:
+            continue
+        g = _a.attrs["raw"]
+        g = g[g.method == "laplace"]
+        conv = g[g.em_converged.astype(str).str.lower() == "true"] if "em_converged" in g else g
+        by_k = conv.groupby("K").heldout_per_word.mean().sort_index()
+        counts = "; ".join(
+            f"K={k}: {int((conv.K == k).sum())}/{int((g.K == k).sum())}" for k in sorted(set(g.K))
         )
-
-    return _per_corpus(ctx, row, {"laplace"})
+        if len(by_k) < 2:
+            rows.append(
+                NotRun(
+                    f"{sub}Laplace EM converged at fewer than 2 K (converged fits per K: "
+                    f"{counts}); judging needs converged fits at two or more K: a larger "
+                    "ctm.em_time_budget_s (and em_max_iter) in config/real.yaml",
+                    dataset=corpus,
+                    data_kind=kind,
+                )
+            )
+            continue
+        kmax = int(by_k.index.max())
+        small = by_k.drop(kmax)
+        rows.append(
+            Sides(
+                float(small.max()),
+                float(by_k[kmax]),
+                labels=(f"K={int(small.idxmax())}", f"K={kmax}"),
+                dataset=corpus,
+                data_kind=kind,
+                note=sub + f"mean over converged fits; converged fits per K: {counts}",
+            )
+        )
+    return rows or NotRun("this run's ctm.methods lack laplace")
 
 
 def _fig6(ctx):
@@ -452,9 +484,14 @@ def _c3conv(ctx):
 @STUDY.claim("FN9")
 def _fn9(ctx):
     return NotRun(
-        "no config runs it: the multi-task methods of Xue et al. (2007) and Archambeau et al. "
-        "(2011) are not implemented here and the document gives none of their numbers; Yeast "
-        "and Scene themselves are public and run in Table 1"
+        "no config runs it. It would take: (1) implementing the two multi-task comparators, "
+        "Xue et al. (2007, JMLR 8: multi-task logistic regression with a Dirichlet-process "
+        "prior over the task weights) and Archambeau et al. (2011, sparse Bayesian multi-task "
+        "learning), neither in this package; (2) fitting them on the same 14 Yeast / 6 Scene "
+        "label problems and splits as Table 1 (the data are public and run here); (3) a "
+        "'same performance' rule: the document gives none of their numbers, so the row "
+        "would compare our Laplace/delta with our runs of them, within half the spread of "
+        "Table 1's accuracy column"
     )
 
 
@@ -508,22 +545,46 @@ def _per_t1(ctx, fn):
 
 
 def _c13(ctx, meth, col):
-    def row(gi, g):
-        if meth not in gi.index or "jj" not in gi.index:
-            return None
-        if col == "accuracy":
-            d = gi.loc[meth, "accuracy_pct"] - gi.loc["jj", "accuracy_pct"]
-            return Measured(float(gi.loc[meth, "p_accuracy_vs_jj"]), paper_value=_tol(ctx).p_value,
-                            tolerance=0.0, note=f"mean diff {d:.3g} points")  # fmt: skip
-        return Measured(
-            float(gi.loc[meth, "p_loglik_vs_jj"]),
-            paper_value=_tol(ctx).p_value,
-            tolerance=0.0,
-            note=f"mean diff {gi.loc[meth, 'loglik'] - gi.loc['jj', 'loglik']:.3g}; "
-            "digest §6 warns this gap is unlikely with standard batch JJ",
+    """Per problem, ``meth`` against JJ; the margin is ``gap_frac`` of the document's own gap
+    (Table 1), judged by a one-sided t-test over problems at ``p_value``."""
+    per = ctx.csv("table1_problems")
+    tol = _tol(ctx)
+    rows = []
+    for ds, g in per.groupby("dataset", sort=False):
+        if not {meth, "jj"} <= set(g.method):
+            continue
+        a = g[g.method == meth].sort_values("problem")
+        b = g[g.method == "jj"].sort_values("problem")
+        if list(a.problem) != list(b.problem):
+            raise ValueError(f"table1_problems: {ds} {meth} and jj have different problems")
+        i = 0 if col == "accuracy" else 1
+        pa, pb = PAPER_T1.get((ds, meth)), PAPER_T1.get((ds, "jj"))
+        scale = 100.0 if col == "accuracy" else 1.0
+        if pa is None or pb is None:
+            continue
+        margin = max(0.0, tol.gap_frac * (pa[i] - pb[i]))
+        rows.append(
+            Sides(
+                list(scale * a[col]),
+                list(scale * b[col]),
+                paper_a=pa[i],
+                paper_b=pb[i],
+                labels=(meth, "jj"),
+                margin=margin,
+                test=f"t{tol.p_value:g}",
+                dataset=ds,
+                data_kind=a.data_kind.iloc[0],
+                unit="problems",
+                note=f"{len(a)} problems; margin {tol.gap_frac:g} x the document's gap "
+                f"{pa[i] - pb[i]:.3g}"
+                + (
+                    ""
+                    if col == "accuracy"
+                    else "; digest §6 warns this gap is unlikely with standard batch JJ"
+                ),
+            )
         )
-
-    return _per_t1(ctx, row)
+    return rows or NotRun("this run's blr.methods lack the compared methods")
 
 
 for _m in ("laplace", "delta"):
@@ -544,17 +605,40 @@ STUDY.claim("C14-acc")(lambda ctx: _c14(ctx, "accuracy_pct"))
 STUDY.claim("C14-ll")(lambda ctx: _c14(ctx, "loglik"))
 
 
-def _paper_row(row, col, pcol, stmt, ds, kind):
+def _paper_row(row, col, pcol, stmt, ds, kind, rule=None):
     """Our table value next to the document's: compared on real data only. The real sets
-    are public: on a synthetic stand-in the row is not_run (config/real.yaml runs it)."""
+    are public: on a synthetic stand-in the row is not_run (config/real.yaml runs it).
+    ``rule``: (tolerance, reject values, note) tied to the document's column."""
     if kind != "real":
         return NotRun(
             "this run uses a synthetic stand-in of the same shape (ours: "
             f"{row[col]:.4g}); config/real.yaml runs the real data set",
             dataset=ds, data_kind="real", paper_value=row[pcol], statement=stmt,
         )  # fmt: skip
+    tol, reject, note = rule if rule is not None else (None, None, "")
     return Measured(float(row[col]), paper_value=float(row[pcol]), dataset=ds,
-                    data_kind=kind, statement=stmt)  # fmt: skip
+                    data_kind=kind, statement=stmt, tolerance=tol, reject=reject,
+                    note=note)  # fmt: skip
+
+
+def spread_rule(column: list[float], value: float, frac: float):
+    """Tolerance ``frac`` x the spread of the document's column; the row must refuse the
+    column's value farthest from its own."""
+    spread = max(column) - min(column)
+    far = max(column, key=lambda v: abs(v - value))
+    return frac * spread, [far], f"tolerance {frac:g} x the document's column spread {spread:.3g}"
+
+
+def gap_rule(comparators: list[float], value: float, frac: float, cap: float,
+             resolution: float = 0.001):  # fmt: skip
+    """Tolerance ``frac`` x the document's gap to the nearest value it compares the row with
+    (gaps within 1.5 print units are rounding, not a gap), capped at ``cap``."""
+    gaps = [(abs(v - value), v) for v in comparators if abs(v - value) > 1.5 * resolution]
+    if not gaps:
+        return cap, None, ""
+    gap, near = min(gaps)
+    tol = min(cap, frac * gap)
+    return tol, [near], f"tolerance min({cap:g}, {frac:g} x the document's gap {gap:.3g})"
 
 
 def _t1_value(ctx, meth, col):
@@ -565,8 +649,12 @@ def _t1_value(ctx, meth, col):
         for _, row in g[g.method == meth].iterrows():
             if np.isfinite(row.paper_accuracy_pct):
                 lab = dict((c, lb) for c, lb, _ in _COLS)[col]
+                rule = None
+                if col == "accuracy_pct":
+                    column = [v[0] for (d, _), v in PAPER_T1.items() if d == ds]
+                    rule = spread_rule(column, row[f"paper_{col}"], _tol(ctx).acc_spread_frac)
                 rows.append(_paper_row(row, col, f"paper_{col}", f"Table 1 {meth} {lab}", ds,
-                                       row.data_kind))  # fmt: skip
+                                       row.data_kind, rule))  # fmt: skip
     return rows or NotRun(f"this run's blr.methods lack {meth}")
 
 
@@ -621,8 +709,18 @@ def _t2_value(ctx, setting, meth, col):
     t2, kind, ds = _t2(ctx)
     sel = t2[(t2.setting == setting) & (t2.method == meth)]
     lab = dict((c, lb) for c, lb, _ in _COLS)[col]
+    tol = _tol(ctx)
+    paper = PAPER_T2.get((setting, meth))
+    if paper is None:
+        rule = None
+    elif col == "accuracy_pct":
+        rule = spread_rule([v[0] for v in PAPER_T2.values()], paper[0], tol.acc_spread_frac)
+    else:
+        comps = [v[1] for (s, m), v in PAPER_T2.items()
+                 if (s, m) != (setting, meth) and (s == setting or m == meth)]  # fmt: skip
+        rule = gap_rule(comps, paper[1], tol.gap_frac, tol.t2_loglik)
     rows = [
-        _paper_row(row, col, f"paper_{col}", f"Table 2 {setting}/{meth} {lab}", ds, kind)
+        _paper_row(row, col, f"paper_{col}", f"Table 2 {setting}/{meth} {lab}", ds, kind, rule)
         for _, row in sel.iterrows()
         if np.isfinite(row.paper_accuracy_pct)
     ]

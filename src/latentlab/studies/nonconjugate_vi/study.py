@@ -238,10 +238,15 @@ class Tolerances:
     p_value: float = 0.05
     c14_acc_points: float = 1.0
     c14_loglik: float = 0.01
-    t1_acc_points: float = 2.0
+    # accuracy rows of Tables 1-2: a fraction of the spread of the document's column (at most
+    # half, so that the row refuses the column's farthest value even at the column's centre)
+    acc_spread_frac: float = 0.45
     t1_loglik: float = 0.05
-    t2_acc_points: float = 2.0
+    # Table 2 log likelihood: at most half the document's gap to the nearest value it compares
+    # the row with (same method in another setting, another method in the same setting),
+    # never wider than this cap
     t2_loglik: float = 0.03
+    gap_frac: float = 0.5  # margins of order claims: this fraction of the document's gap
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from latentlab.claims.spec import Claim, Measured, NotRun
+from latentlab.claims.spec import Claim, Measured, NotRun, NotTestable
 
 from .methods import method_names
 from .study import STUDY, ClaimsSettings, data_kind
@@ -98,23 +98,39 @@ CLAIMS = [
     ),
     Claim(
         "C4.6",
-        where="Fig. 4.3-4.5",
+        where="Fig. 4.4-4.5",
         statement=(
-            "SCVB0's final held-out LL >= every SVB setting's (same number of documents "
-            "processed); SCVB0 minus best SVB, worst seed (nats/token)"
+            "SCVB0's final held-out LL >= every SVB setting's, 'a better solution' (NYT, "
+            "Wikipedia; same number of documents processed); SCVB0 minus best SVB, worst "
+            "seed (nats/token)"
         ),
         paper_value=0.0,
         how="ge",
         group="curves",
-        data_kind="real",
+        data_kind="substitute",
+    ),
+    Claim(
+        "C4.6-similar",
+        where="Fig. 4.3",
+        statement=(
+            "PubMed: 'all algorithms perform similarly after about an hour': at the end of "
+            "the run |SCVB0 minus best SVB|, worst seed (nats/token)"
+        ),
+        paper_value=0.0,
+        how="abs",
+        tolerance="claims.similar_ll_tol",
+        group="curves",
+        data_kind="substitute",
+        note="tolerance is ours (as C4.5's): the thesis gives no number",
     ),
     Claim(
         "C4.6b",
         where="Sec. 4.3.1 (Figs 4.4/4.5)",
         statement=(
             "SCVB0's benefit grows with corpus size: final SCVB0 - best SVB gap on the "
-            "larger synthetic corpus (Fig 4.5's) minus on the smaller (Fig 4.4's); "
-            "worst pair of seeds: min(large) - max(small) (nats/token)"
+            "larger synthetic corpus (Fig 4.5's) minus on the smaller (Fig 4.4's), the two "
+            "equal in document length, vocabulary and K; worst pair of seeds: "
+            "min(large) - max(small) (nats/token)"
         ),
         paper_value=0.0,
         how="ge",
@@ -179,8 +195,7 @@ CLAIMS = [
             "proxy: after the same short budget SCVB0's topics are more coherent "
             "(mean UMass, SCVB0 minus SVB)"
         ),
-        paper_value=0.0,
-        how="ge",
+        paper_value="SCVB0 > SVB (the thesis: a human study)",
         note=("automatic coherence proxy for the human study, not the thesis's measure"),
     ),
     Claim(
@@ -198,8 +213,7 @@ CLAIMS = [
             "proxy: after the same short budget SCVB0's topics are more coherent "
             "(mean UMass, SCVB0 minus SVB)"
         ),
-        paper_value=0.0,
-        how="ge",
+        paper_value="SCVB0 > SVB (the thesis: a human study)",
         note=("automatic coherence proxy for the human study, not the thesis's measure"),
     ),
     Claim(
@@ -338,7 +352,9 @@ def _curve_datasets(ctx, figs=CURVE_FIGS, extras=True):
 
 
 def _doc_not_run(ctx, figs=CURVE_FIGS) -> list:
-    """not_run rows for the document's corpora of ``figs`` this run leaves out."""
+    """not_run rows for the corpora of ``figs`` this run leaves out: the UCI bag-of-words
+    re-releases of NYTimes and PubMed stand in for the thesis's own corpora
+    (``substitute``)."""
     used = {getattr(ctx.settings.curves, f) for f in CURVE_FIGS} | set(
         ctx.settings.curves.extra_datasets
     )
@@ -346,8 +362,10 @@ def _doc_not_run(ctx, figs=CURVE_FIGS) -> list:
     return [
         NotRun(
             f"public ({n}, download target, not in the mirror) but not in this run; "
-            "config/paper.yaml runs it (scvb0.curves)",
+            "config/paper.yaml runs it (scvb0.curves); the UCI bag-of-words re-release "
+            "stands in for the thesis's corpus (substitute)",
             dataset=n,
+            data_kind="substitute",
         )
         for n in names
     ]
@@ -455,21 +473,33 @@ def _final_gaps(ctx, key) -> list[float]:
     return out
 
 
-@STUDY.claim("C4.6")
-def _(ctx):
+def _final_rows(ctx, figs, extras, value, docs):
     rows = []
-    for where, ds, key in _curve_datasets(ctx):
+    for where, ds, key in _curve_datasets(ctx, figs, extras=extras):
         gaps = _final_gaps(ctx, key)
         rows.append(
             Measured(
-                float(np.min(gaps)),
+                value(gaps),
                 dataset=ds,
                 data_kind=data_kind(ctx.settings.datasets, ds),
                 where=where,
                 note=_spread(gaps),
             )
         )
-    return rows + _doc_not_run(ctx)
+    return rows + _doc_not_run(ctx, docs)
+
+
+@STUDY.claim("C4.6")
+def _(ctx):
+    """Superiority on the NYT / Wikipedia figures (4.4, 4.5) only."""
+    figs = ("fig4_4", "fig4_5")
+    return _final_rows(ctx, figs, False, lambda g: float(np.min(g)), figs)
+
+
+@STUDY.claim("C4.6-similar")
+def _(ctx):
+    """Similarity on the Fig 4.3 corpora (PubMed's stand-ins): the worst |gap| over seeds."""
+    return _final_rows(ctx, ("fig4_3",), True, lambda g: float(np.max(np.abs(g))), ("fig4_3",))
 
 
 @STUDY.claim("C4.6b")
@@ -480,6 +510,16 @@ def _(ctx):
         return NotRun(
             f"Figs 4.4/4.5 use {c.fig4_4} and {c.fig4_5}, not two synthetic corpora of "
             "growing size; config/real.yaml compares synth_50k with synth_200k"
+        )
+    differ = [f"{k} {getattr(small, k)} vs {getattr(large, k)}" for k in ("doc_len", "W", "K")
+              if getattr(small, k) != getattr(large, k)]  # fmt: skip
+    if differ:
+        return NotRun(
+            f"{c.fig4_4} and {c.fig4_5} differ in more than size ({', '.join(differ)}): a "
+            "corpus-size effect needs them equal in document length, vocabulary and K "
+            "(config/real.yaml: synth_50k and synth_200k with doc_len 100)",
+            dataset=f"{c.fig4_4} vs {c.fig4_5}",
+            data_kind="synthetic",
         )
     gs, gl = _final_gaps(ctx, "curves_fig4_4"), _final_gaps(ctx, "curves_fig4_5")
     return Measured(
@@ -553,8 +593,16 @@ def _(ctx):
 
 
 def _coherence_gap(ctx, table):
+    """The proxy is shown, not judged: an automatic measure standing in for a human study
+    stays out of the reproduced count (a not_testable row with our number in its reason)."""
     g, sv, where = _runs(ctx, table)
-    return Measured(float(g.loc["SCVB0", "umass_mean"] - g.loc[sv, "umass_mean"]), **where)
+    gap = float(g.loc["SCVB0", "umass_mean"] - g.loc[sv, "umass_mean"])
+    return NotTestable(
+        f"the thesis's measure is a human intruder-word study; our automatic proxy (mean "
+        f"UMass coherence, SCVB0 minus {sv}) is {gap:.4g} on {where['dataset']} "
+        f"({where['data_kind']}), shown for information and not judged",
+        dataset=where["dataset"],
+    )
 
 
 @STUDY.claim("C4.9-proxy-4_4")
