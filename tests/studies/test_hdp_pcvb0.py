@@ -262,3 +262,16 @@ def test_c5_rows_are_per_T():
     assert judge(r50.paper_value, r50.value, "ge", r50.tolerance)[0] == "reproduced"
     assert judge(r300.paper_value, r300.value, "ge", r300.tolerance)[0] == "not_reproduced"
     assert r300.statement.startswith("T = 300:") and "-915.3" in r300.note
+
+
+def test_bench_library_trace_takes_at_least_one_iteration():
+    """A budget spent on the initialisation (a loaded machine) still gives one point: the
+    smoke bench crashed with an empty trace (IndexError) under load 25 on 2 cores."""
+    from latentlab.data.splits import split_within_documents
+    from latentlab.data.synthetic import hdp_tsb_corpus
+    from latentlab.models.hdp import HDPLDA
+    from latentlab.studies.hdp_pcvb0.bench import timed_trace
+
+    corpus, _ = hdp_tsb_corpus(N=20, V=30, T_true=4, mean_len=20, seed=0)
+    tr = timed_trace(HDPLDA(4, "pcvb0", "AS"), split_within_documents(corpus, seed=1), 0.0)
+    assert tr.shape == (1, 2) and np.isfinite(tr).all()
