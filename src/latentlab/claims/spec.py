@@ -75,6 +75,7 @@ class Measured:
     where: str | None = None  # e.g. the figure of this dataset's row
     statement: str | None = None  # when the statement names a setting (an iteration, ...)
     reject: Any = None  # overrides the claim's
+    claim_id: str | None = None  # a per-row id (e.g. "C5-T300": one row per setting)
 
 
 @dataclass
@@ -227,7 +228,7 @@ def evaluate_claims(study, ctx) -> Ledger:
         m = r if isinstance(r, Measured) else Measured(r)
         tol = c.tolerance if m.tolerance is None else m.tolerance
         ledger.compare(
-            c.id,
+            c.id if m.claim_id is None else m.claim_id,
             where=c.where if m.where is None else m.where,
             statement=c.statement if m.statement is None else m.statement,
             paper_value=c.paper_value if m.paper_value is None else m.paper_value,

@@ -249,6 +249,13 @@ class HDPLDA:
         o = self.opt
         fp = updates.fixed_point_concentration(num, n, x0, o.fp_max_iter, o.fp_tol, name)
         self.diagnostics["fp_inner_iters"].append((self.iteration, name, fp.n_iter))
+        nz = np.asarray(n, dtype=np.float64)
+        nz = nz[nz > 1e-12]
+        # the root exists iff lo < num < hi (digest §3.7): kept for the per-iteration traces
+        self.diagnostics.setdefault("fp_last", {})[name] = {
+            "num": float(num), "lo": float(len(nz)), "hi": float(nz.sum()),
+            "n_iter": int(fp.n_iter), "converged": bool(fp.converged),
+        }  # fmt: skip
         if not fp.converged:
             msg = f"iteration {self.iteration}: {fp.note} ({fp.n_iter} inner iterations)"
             self.diagnostics["fp_failures"].append(msg)
