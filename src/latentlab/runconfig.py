@@ -36,7 +36,7 @@ _SECTIONS = {
 }
 _CONFIG_FILES = 'README.md "Config files"'
 STUDIES = ("scvb0", "hdp_pcvb0", "nonconjugate_vi", "ais_eval", "iwtm", "drift", "tir")
-_STUDY_DOC = "src/latentlab/studies/{s}/study.py (settings dataclasses); example: config/config.yaml"
+_STUDY_DOC = "src/latentlab/studies/{s}/study.py (settings), example: config/config.yaml"
 MAX_ERRORS = 3
 
 
@@ -76,7 +76,7 @@ def complete(config: Mapping, configfiles: Sequence, root: str | Path) -> dict:
                     f"config base: {base!r} is not a base run",
                     f"  allowed: {', '.join(BASES)} ({', '.join(BASES.values())})",
                     '  documented: README.md "Config files"',
-                ]
+                ],
             )
         with open(Path(root) / BASES[base]) as f:
             cfg = merge(yaml.safe_load(f), cfg)
@@ -89,7 +89,7 @@ def complete(config: Mapping, configfiles: Sequence, root: str | Path) -> dict:
                 f"  allowed: {', '.join(STUDIES)}; `compare` is its own target: "
                 "snakemake --cores 2 --configfile=FILE compare (settings: the compare: section)",
                 '  documented: README.md "Your corpus, every method (`compare`)"',
-            ]
+            ],
         )
     return cfg
 
@@ -128,13 +128,33 @@ def _allowed(schema: Mapping) -> str:
         parts.append("of: " + ", ".join(map(str, schema["items"]["enum"])))
     if schema.get("uniqueItems"):
         parts.append("without repeats")
-    return " ".join(parts) or "see the description"
+    text = " ".join(parts)
+    desc = " ".join(str(schema.get("description", "")).split())
+    if desc:
+        desc = desc if len(desc) <= 90 else desc[:87] + "..."
+        text = f"{text} ({desc})" if text else desc
+    return text or "see the schema"
 
 
-def _documented(path, schema_file: str) -> str:
+def _schema_node(schema_path, extra=()) -> list[str]:
+    """The schema's node as a key path: data.local.<NAME>.path, studies[]."""
+    out: list[str] = []
+    parts = list(schema_path)
+    for i, p in enumerate(parts):
+        prev = parts[i - 1] if i else None
+        if prev == "properties":
+            out.append(str(p))
+        elif p == "additionalProperties" and prev != "properties":
+            out.append("<NAME>")
+        elif p == "items" and prev != "properties" and out:
+            out[-1] += "[]"
+    return out + list(extra)
+
+
+def _documented(path, schema_file: str, node: list[str] | None = None) -> str:
     """The schema node of ``path`` and the README section (or study module) explaining it."""
     names = [p for p in path if isinstance(p, str)]
-    where = f"{schema_file} ({'.'.join(names) or 'top level'})"
+    where = f"{schema_file} ({'.'.join(node if node is not None else names) or 'top level'})"
     top = names[0] if names else ""
     if top in STUDIES:
         return f"{where}, {_STUDY_DOC.format(s=top)}"
@@ -142,34 +162,37 @@ def _documented(path, schema_file: str) -> str:
     return f"{where}, {section}"
 
 
-def _lines(error, schema_file: str) -> list[str]:
-    """Three or four lines of one jsonschema error."""
+def _lines(error, schema_file: str) -> tuple[str, list[str]]:
+    """The key and three lines of one jsonschema error."""
     path = list(error.absolute_path)
     v, sch = error.validator, error.schema
     if v == "required":
         missing = [k for k in sch.get("required", []) if k not in error.instance]
         key = _key([*path, missing[0]]) if missing else _key(path)
         desc = sch.get("properties", {}).get(missing[0] if missing else "", {})
-        return [
+        node = _schema_node(list(error.absolute_schema_path)[:-1], missing[:1])
+        return key, [
             f"config {key}: missing (required)",
             f"  allowed: {_allowed(desc)}",
-            f"  documented: {_documented([*path, *missing[:1]], schema_file)}",
+            f"  documented: {_documented([*path, *missing[:1]], schema_file, node)}",
         ]
     if v == "additionalProperties" and isinstance(error.instance, Mapping):
         known = set(sch.get("properties", {}))
         extra = [k for k in error.instance if k not in known]
         key = _key([*path, extra[0]]) if extra else _key(path)
         allowed = ", ".join(sorted(known)) if known else "(see the description)"
-        return [
-            f"config {key}: unknown key",
+        node = _schema_node(list(error.absolute_schema_path)[:-1])
+        also = f" (also unknown: {', '.join(map(str, extra[1:]))})" if extra[1:] else ""
+        return key, [
+            f"config {key}: unknown key{also}"[:200],
             f"  allowed keys here: {allowed}",
-            f"  documented: {_documented(path, schema_file)}",
+            f"  documented: {_documented(path, schema_file, node)}",
         ]
     problem = "is not one of the allowed values" if v == "enum" else f"is refused: {error.message}"
-    return [
+    return _key(path), [
         f"config {_key(path)}: {_short(error.instance)} {problem}"[:200],
         f"  allowed: {_allowed(sch)}",
-        f"  documented: {_documented(path, schema_file)}",
+        f"  documented: {_documented(path, schema_file, _schema_node(error.absolute_schema_path))}",
     ]
 
 
@@ -205,11 +228,14 @@ def validate(config: dict, root: str | Path, configfiles: Sequence = ()) -> dict
         return config
     src = ", ".join(map(str, configfiles)) or BASES["smoke"]
     lines = [f"config error ({len(errors)} problem(s); config files: {src}):"]
+    keys = []
     for e in errors[:MAX_ERRORS]:
-        lines += _lines(e, SCHEMA)
+        key, more = _lines(e, SCHEMA)
+        keys.append(key)
+        lines += more
     if len(errors) > MAX_ERRORS:
         lines.append(f"... and {len(errors) - MAX_ERRORS} more: fix these first")
-    raise ConfigFileError(_key(errors[0].absolute_path), lines)
+    raise ConfigFileError(keys[0], lines)
 
 
 def load(config: dict, configfiles: Sequence, root: str | Path) -> dict:
@@ -236,4 +262,5 @@ def documented(section: str) -> Iterator[None]:
                 f"src/latentlab/studies/{section}/study.py (settings dataclasses); "
                 f"a complete {section} section: config/config.yaml (`base: smoke` starts from it)"
             )
-        raise ConfigFileError(getattr(e, "key", section), [str(e), f"  documented: {doc}"]) from None
+        key = getattr(e, "key", section)
+        raise ConfigFileError(key, [str(e), f"  documented: {doc}"]) from None
