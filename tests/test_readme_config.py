@@ -102,7 +102,7 @@ def test_readme_example_runs_verbatim(example):
     r = _run(wd, cmd, "-n")
     out = r.stdout + r.stderr
     assert r.returncode == 0, out[-3000:]
-    run = name.split(".")[0]
+    run = Path(name).stem
     ds = cfg["compare"]["dataset"]
     # every method x K of the example is scheduled, under results/<file name>/
     for m in cfg["compare"]["methods"]:
@@ -130,7 +130,7 @@ def test_config_files_examples_complete_and_validate():
         name = re.match(r"#\s*(\S+\.yaml)", yml).group(1)
         user = yaml.safe_load(yml)
         cfg = runconfig.load(dict(user), [name], ROOT)
-        assert cfg["run"] == name.split(".")[0]
+        assert cfg["run"] == Path(name).stem
         base = yaml.safe_load((ROOT / runconfig.BASES[user["base"]]).read_text())
         for k, v in user.items():
             if k != "base":
@@ -162,6 +162,6 @@ def test_readme_example_full_run(example):
     _write_corpus(wd, cfg["data"]["local"][cfg["compare"]["dataset"]], _synthetic_uci_corpus())
     r = _run(wd, cmd, timeout=3600)
     assert r.returncode == 0, (r.stdout + r.stderr)[-3000:]
-    run, ds = name.split(".")[0], cfg["compare"]["dataset"]
+    run, ds = Path(name).stem, cfg["compare"]["dataset"]
     table = (wd / "results" / run / "compare" / ds / "table.csv").read_text().splitlines()
     assert len(table) == 1 + len(cfg["compare"]["methods"]) * len(cfg["compare"]["K"])

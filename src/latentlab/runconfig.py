@@ -25,7 +25,6 @@ from latentlab.errors import ConfigError
 
 SCHEMA = "config/schema.yaml"
 BASES = {"smoke": "config/config.yaml", "real": "config/real.yaml", "paper": "config/paper.yaml"}
-README = "README.md"
 
 # README section documenting each top-level key (the rest: "Config files").
 _SECTIONS = {
@@ -67,7 +66,7 @@ def complete(config: Mapping, configfiles: Sequence, root: str | Path) -> dict:
     cfg = dict(config)
     base = cfg.pop("base", None)
     if "run" not in cfg and configfiles:
-        cfg["run"] = Path(str(configfiles[-1])).name.split(".")[0]
+        cfg["run"] = Path(str(configfiles[-1])).stem
     if base is not None:
         if base not in BASES:
             raise ConfigFileError(
