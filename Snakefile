@@ -3,9 +3,9 @@
 # bundled data, no network. See README.md for the real and paper runs.
 
 
-# config/config.yaml is the default run. A run given with --configfile=FILE stands on its
-# own: Snakemake would merge it key by key over the default, so smoke settings that FILE does
-# not repeat would leak into it.
+# config/config.yaml is the default run. A run given with --configfile=FILE is not merged
+# over it (smoke settings would leak in): FILE names its base run (`base: smoke|real|paper`)
+# or is completed by the schema's defaults (rules/common.smk, latentlab.runconfig).
 if not workflow.config_settings.configfiles:
 
     configfile: "config/config.yaml"

@@ -3,12 +3,19 @@ import json
 import os
 import shlex
 
-from snakemake.utils import min_version, validate
+from snakemake.utils import min_version
 
+from latentlab import runconfig
 from latentlab.provenance import COMMIT_ENV, CONFIG_ENV, config_sha256, source_commit
 
 min_version("9.0")
 
+# A --configfile needs only what it changes (README "Config files"): its `base:` run under
+# it, or the schema's defaults; `run` defaults to the file's name (latentlab.runconfig).
+_CONFIGFILES = list(workflow.config_settings.configfiles or [])
+_completed = runconfig.complete(config, _CONFIGFILES, workflow.basedir)
+config.clear()
+config.update(_completed)
 
 # The data mirror: the environment variable LATENTLAB_MIRROR (a form that cannot swallow a
 # target named after it, unlike --config), or data.mirror in a config file. `--config
@@ -19,7 +26,8 @@ if config.get("mirror") is not None:
     config.setdefault("data", {})["mirror"] = str(config.pop("mirror"))
 config.pop("mirror", None)
 
-validate(config, schema="../config/schema.yaml")
+# a bad value, a missing or unknown key: a few lines naming it, never the schema
+runconfig.validate(config, workflow.basedir, _CONFIGFILES)
 
 # Provenance in every output's .meta.json (latentlab.provenance): the source commit and
 # the config's hash, computed once here and passed to the jobs (also on cluster nodes).
@@ -105,7 +113,8 @@ for _s in STUDIES:
     _shape = _study_shape(_s)
     if _shape is not None:
         # a misspelt or mistyped key stops the run here, naming it
-        _shape.check_config(config.get(_s, {}))
+        with runconfig.documented(_s):
+            _shape.check_config(config.get(_s, {}))
 
 
 def data_path(name, file="dataset.npz"):

@@ -53,7 +53,8 @@ def _cmp_check_K(s):
         )
 
 
-CMP = _cmp_settings()
+with runconfig.documented("compare"):
+    CMP = _cmp_settings()
 
 
 def cmp_fits(dataset, ext):

@@ -37,7 +37,8 @@ def test_smoke_config_needs_no_network_or_mirror():
         (lambda c: c.update(run="bad name/"), "run"),
         (lambda c: c["data"].update(mirorr="x"), "mirorr"),
         (lambda c: c.update(studies=["no_such_study"]), "no_such_study"),
-        (lambda c: c.pop("data"), "data"),
+        (lambda c: c.pop("run"), "run"),
+        (lambda c: c["data"]["local"].update(x={"format": "uci"}), "path"),
     ],
 )
 def test_schema_rejects_bad_config(mutate, needle):

@@ -33,16 +33,19 @@ def config_sha256(config: dict) -> str:
 
 
 def config_sha256_from_files(paths: list[str | Path], schema: str | Path) -> str:
-    """:func:`config_sha256` of config files merged in order and validated against the
-    schema (its defaults filled in), as the workflow does at start-up."""
+    """:func:`config_sha256` of config files merged in order, completed from their base and
+    validated against the schema (its defaults filled in), as the workflow does at start-up
+    (latentlab.runconfig; ``schema`` is ``<root>/config/schema.yaml``)."""
     import yaml
-    from snakemake.utils import update_config, validate
+    from snakemake.utils import update_config
+
+    from latentlab import runconfig
 
     cfg: dict = {}
     for p in paths:
         update_config(cfg, yaml.safe_load(Path(p).read_text()) or {})
-    validate(cfg, schema=str(schema))
-    return config_sha256(cfg)
+    root = Path(schema).resolve().parent.parent
+    return config_sha256(runconfig.load(cfg, [str(p) for p in paths], root))
 
 
 def source_commit(root: str | Path) -> str:

@@ -1,0 +1,157 @@
+"""A bad config stops the workflow with a few lines (the key, the problem, what is allowed,
+where it is documented), never the schema; config files are completed from their base
+(latentlab.runconfig, README "Config files")."""
+
+from __future__ import annotations
+
+import copy
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from latentlab import runconfig
+from latentlab.errors import ConfigError
+
+ROOT = Path(__file__).resolve().parents[1]
+MAX_LINES = 12  # the issue: "well under 25"
+
+
+def _load(name):
+    return yaml.safe_load((ROOT / "config" / name).read_text())
+
+
+@pytest.fixture(scope="module")
+def workdir(tmp_path_factory):
+    d = tmp_path_factory.mktemp("cfgerr")
+    shutil.copy(ROOT / "Snakefile", d)
+    for sub in ("rules", "config", "report"):
+        shutil.copytree(ROOT / sub, d / sub)
+    return d
+
+
+def _dry_run(workdir: Path, text: str, name: str) -> tuple[int, list[str]]:
+    (workdir / name).write_text(text)
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
+    r = subprocess.run(
+        [sys.executable, "-m", "snakemake", "-n", "--cores", "1", f"--configfile={name}"],
+        cwd=workdir,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    return r.returncode, (r.stdout + r.stderr).strip().splitlines()
+
+
+@pytest.mark.parametrize(
+    "name, text, key, allowed",
+    [
+        # a bad value
+        ("bad_value.yaml", "base_seed: -1\n", "config base_seed:", "integer >= 0"),
+        # a missing required key (a local corpus without its file)
+        (
+            "missing.yaml",
+            "data:\n  local:\n    mine: {format: uci, vocab: v.txt}\n",
+            "config data.local.mine.path: missing (required)",
+            "docword / LDA-C / .mtx / text file",
+        ),
+        # an unknown study name
+        ("study.yaml", "studies: [scvbo]\n", "config studies[0]: 'scvbo'", "scvb0, hdp_pcvb0"),
+    ],
+)
+def test_config_error_is_a_few_lines_naming_the_key(workdir, name, text, key, allowed):
+    rc, lines = _dry_run(workdir, text, name)
+    out = "\n".join(lines)
+    assert rc != 0
+    assert len(lines) <= MAX_LINES, out
+    assert key in out and allowed in out, out
+    assert "documented: config/schema.yaml" in out and 'README.md "' in out, out
+    # never the schema: no jsonschema dump, no "Failed validating"
+    assert "Failed validating" not in out and "schema[" not in out and "$schema" not in out
+
+
+def test_study_section_error_names_key_and_where_documented(workdir):
+    rc, lines = _dry_run(workdir, "studies: [scvb0]\n", "nosection.yaml")
+    out = "\n".join(lines)
+    assert rc != 0 and len(lines) <= MAX_LINES, out
+    assert "config scvb0." in out and "src/latentlab/studies/scvb0/study.py" in out, out
+    assert "base: smoke" in out
+
+
+def test_minimal_file_resolves_without_studies_or_datasets(workdir):
+    rc, lines = _dry_run(workdir, "threads: 1\n", "tiny_run.yaml")
+    out = "\n".join(lines)
+    assert rc == 0, out[-2000:]
+    # nothing of the smoke run leaked in: its default target builds only the report
+    assert "data_synth_lda" not in out and "results/tiny_run/REPORT.md" in out, out
+
+
+def _lines_of(cfg):
+    with pytest.raises(runconfig.ConfigFileError) as e:
+        runconfig.load(cfg, ["x.yaml"], ROOT)
+    lines = str(e.value).splitlines()
+    assert len(lines) <= 1 + 3 * runconfig.MAX_ERRORS + 1
+    return e.value, "\n".join(lines)
+
+
+@pytest.mark.parametrize(
+    "cfg, key, needle",
+    [
+        ({"foo": 1}, "foo", "config foo: unknown key"),
+        ({"data": {"mirorr": "x"}}, "data.mirorr", "allowed keys here: datasets, local"),
+        ({"data": {"datasets": ["kos2"]}}, "data.datasets[0]", "allowed: kos, ap"),
+        ({"run": "bad name/"}, "run", "matching"),
+        ({"threads": "two"}, "threads", "allowed: integer >= 1"),
+        ({"base": "smok"}, "base", "allowed: smoke, real, paper"),
+        ({"studies": ["compare"]}, "studies", "its own target"),
+    ],
+)
+def test_each_kind_of_error_names_the_key(cfg, key, needle):
+    err, text = _lines_of(cfg)
+    assert isinstance(err, ConfigError) and err.key == key, text
+    assert needle in text, text
+
+
+def test_many_errors_are_cut_to_a_few():
+    bad = {"threads": 0, "base_seed": -1, "run": "a b", "studies": ["x"], "k1": 1, "k2": 2}
+    err, text = _lines_of(bad)
+    assert "and 2 more" in text and len(text.splitlines()) == 11
+    assert "config k1: unknown key (also unknown: k2)" in text
+
+
+def test_merge_is_key_by_key_for_mappings_and_replaces_the_rest():
+    base = {"a": {"b": 1, "c": [1, 2]}, "d": 3}
+    over = {"a": {"c": [9]}, "e": 4}
+    assert runconfig.merge(base, over) == {"a": {"b": 1, "c": [9]}, "d": 3, "e": 4}
+    assert base == {"a": {"b": 1, "c": [1, 2]}, "d": 3}  # not mutated
+
+
+def test_shipped_configs_complete_to_themselves():
+    for name, files in (("config.yaml", []), ("real.yaml", ["config/real.yaml"])):
+        cfg = _load(name)
+        done = runconfig.load(copy.deepcopy(cfg), files, ROOT)
+        # every key of the file unchanged, only schema defaults added
+        assert {k: done[k] for k in cfg} == cfg
+        assert done["run"] == cfg["run"]
+
+
+def test_base_merges_over_the_base_run_and_run_defaults_to_the_file_name():
+    user = {"base": "real", "studies": ["scvb0"], "scvb0": {"alpha": 0.5}}
+    cfg = runconfig.load(copy.deepcopy(user), ["some/dir/mine.yaml"], ROOT)
+    real = _load("real.yaml")
+    assert cfg["run"] == "mine" and cfg["studies"] == ["scvb0"]
+    assert cfg["scvb0"]["alpha"] == 0.5
+    assert cfg["scvb0"]["datasets"] == real["scvb0"]["datasets"]
+    assert cfg["data"] == real["data"] and "base" not in cfg
+
+
+def test_minimal_file_gets_documented_defaults_and_no_smoke_settings():
+    cfg = runconfig.load({"compare": {"dataset": "x"}}, ["my.yaml"], ROOT)
+    assert cfg["run"] == "my" and cfg["studies"] == [] and cfg["base_seed"] == 20261122
+    assert cfg["data"]["datasets"] == [] and cfg["data"]["mirror"] is None
+    assert cfg["compare"] == {"dataset": "x"} and "synthetic" not in cfg
