@@ -14,13 +14,12 @@ from scipy import stats as sps
 from latentlab.claims.spec import Claim, Measured, NotRun
 from latentlab.evaluation import ais
 
-from .runs import METHODS, load_models
+from .runs import METHODS, STATS, load_models
 from .study import NTEMPS_ROLE, STUDY, ClaimsSettings, data_kind, tag_offset
 from .tables import corpus_ratio, doc_variance, pct_prefer
 
 SYN = "tiny synthetic documents (exact DP)"
 RATIO = ("geo", "geo_rev", "convex", "convex_rev")
-STATS = ["iteration", "entropy", "log_prior", "alpha_sum", "beta", "optimized"]
 
 
 def _c51(est):
