@@ -241,6 +241,21 @@ def train_models(corpus, tp: Train, seed: int) -> dict:
     }
 
 
+def stats_frame(models: dict, path="models") -> pd.DataFrame:
+    """``models["stats"]`` as a frame with the :data:`STATS` columns (DataError for a
+    models file written before the fixed-beta columns existed)."""
+    from latentlab.errors import DataError
+
+    st = np.asarray(models["stats"])
+    if st.ndim != 2 or st.shape[1] != len(STATS):
+        raise DataError(
+            path, f"stats has {st.shape[-1]} columns, expected {len(STATS)} ({STATS}); re-run train"
+        )
+    df = pd.DataFrame(st, columns=STATS)
+    df["optimized"] = df["optimized"].astype(bool)
+    return df
+
+
 def load_models(path):
     import json
 
