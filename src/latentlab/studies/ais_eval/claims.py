@@ -1024,7 +1024,7 @@ def _jump(ctx, col: str, what: str):
                 note=f"at the fixed initial beta = {tp.beta:g}: |change over the "
                 f"{JUMP_WINDOW} iterations after {opt_iter}| = {j['after']:.4g} vs median "
                 f"{JUMP_WINDOW}-iteration change before = {j['before']:.4g} (threshold 5 is "
-                f"ours); with the re-optimised beta (by construction) the ratio is "
+                f"ours); with the re-optimised beta, same window: "
                 f"{cur['ratio']:.3g}",
             )
         )
