@@ -8,7 +8,7 @@ import pandas as pd
 from latentlab.plotting import figure
 from latentlab.studies.shape import FigureOutput
 
-from .runs import load_models
+from .runs import load_models, stats_frame
 from .study import (
     ENTROPY_ROLE,
     ITERATION_FIGS,
@@ -127,10 +127,7 @@ def fig5_11(ctx):
     """Fig 5.11: total topic entropy and log prior per CGS iteration."""
     m = load_models(ctx.input("models"))
     title = f"Fig 5.11: topics per CGS iteration, {_stand_in(ctx, ENTROPY_ROLE)}"
-    df = pd.DataFrame(
-        m["stats"], columns=["iteration", "entropy", "log_prior", "alpha_sum", "beta", "optimized"]
-    )
-    df["optimized"] = df["optimized"].astype(bool)
+    df = stats_frame(m, ctx.input("models"))
     fig, axes = figure(1, 2, width=3.6, height=2.8)
     for ax, col, lab in (
         (axes[0], "entropy", "total topic entropy (nats)"),

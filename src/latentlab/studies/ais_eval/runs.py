@@ -61,6 +61,10 @@ from .study import (
 log = logging.getLogger("latentlab.ais_eval")
 
 METHODS = ["lr", "std_ais", "geo", "geo_rev", "convex", "convex_rev"]
+# columns of models["stats"] (Fig 5.11): entropy / log prior at the current beta, then at
+# the fixed initial beta (train.beta)
+STATS = ["iteration", "entropy", "log_prior", "alpha_sum", "beta", "optimized",
+         "entropy_fixed_beta", "log_prior_fixed_beta"]  # fmt: skip
 METHOD_LABELS = {
     "lr": "LR",
     "std_ais": "Std AIS",
@@ -175,7 +179,11 @@ def train_models(corpus, tp: Train, seed: int) -> dict:
     def on_iter(m, it, optimized):
         if it % max(1, tp.stats_every) == 0 or optimized or it == 1:
             ent, lp = _entropy_and_logprior(m.n_wk, m.n_k, m.beta)
-            stats.append((it, ent, lp, float(m.alpha.sum()), float(m.beta), optimized))
+            # the same at the fixed initial beta: a jump there is a move of the counts,
+            # not the re-optimised beta's smoothing (issue 21, C5.10/C5.10b)
+            ent0, lp0 = _entropy_and_logprior(m.n_wk, m.n_k, beta0)
+            row = (it, ent, lp, float(m.alpha.sum()), float(m.beta), optimized, ent0, lp0)
+            stats.append(row)
         if it % every == 0:
             phi = m.phi_wk()
             snaps.append(phi[test_vocab])
@@ -231,6 +239,21 @@ def train_models(corpus, tp: Train, seed: int) -> dict:
             np.uint8,
         ),
     }
+
+
+def stats_frame(models: dict, path="models") -> pd.DataFrame:
+    """``models["stats"]`` as a frame with the :data:`STATS` columns (DataError for a
+    models file written before the fixed-beta columns existed)."""
+    from latentlab.errors import DataError
+
+    st = np.asarray(models["stats"])
+    if st.ndim != 2 or st.shape[1] != len(STATS):
+        raise DataError(
+            path, f"stats has {st.shape[-1]} columns, expected {len(STATS)} ({STATS}); re-run train"
+        )
+    df = pd.DataFrame(st, columns=STATS)
+    df["optimized"] = df["optimized"].astype(bool)
+    return df
 
 
 def load_models(path):
