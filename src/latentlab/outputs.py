@@ -87,15 +87,41 @@ def write_figure(
     meta: dict | None = None,
     allow_nan: bool = False,
 ) -> None:
-    """Figure as PNG with the CSV of its numbers (+ metadata); NaN refused as in tables."""
+    """Figure as PNG with the CSV of its numbers (+ metadata); NaN refused as in tables.
+
+    The figure is checked first (:mod:`latentlab.plotting.check`: no overlapping text,
+    labelled axes, no empty panel); under ``LATENTLAB_FIGCHECK=error`` (the default) a
+    failing figure is not written and the error lists its problems, under ``warn`` it is
+    written and its problems are logged and recorded in the metadata (``figure_check``).
+    """
+    import logging
+
     import matplotlib.pyplot as plt
+
+    from latentlab.plotting.check import (
+        FigureCheckError,
+        check_mode,
+        figure_problems,
+        format_problems,
+    )
 
     png_path, csv_path = Path(png_path), Path(csv_path)
     _check_finite(df, csv_path, allow_nan)
+    mode = check_mode()
+    problems = figure_problems(fig) if mode != "off" else []
+    if problems:
+        msg = format_problems(str(png_path), problems)
+        if mode == "error":
+            plt.close(fig)
+            raise FigureCheckError(
+                msg + "\n(LATENTLAB_FIGCHECK=warn writes it anyway, to look at it)"
+            )
+        logging.getLogger("latentlab.figures").warning(msg)
     write_csv(df, csv_path)
     tmp = _atomic_path(png_path)
     fig.savefig(tmp, dpi=120, bbox_inches="tight", format="png")
     plt.close(fig)
     tmp.replace(png_path)
     if meta is not None:
+        meta = {**meta, "figure_check": {"mode": mode, "problems": problems}}
         write_json(meta, csv_path.with_suffix(".meta.json"))
