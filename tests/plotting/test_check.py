@@ -174,3 +174,29 @@ def test_write_figure_records_a_passing_check(tmp_path, monkeypatch):
     write_figure(_good(), tmp_path / "g.png", df, tmp_path / "g.csv", meta={"a": 1})
     meta = json.loads((tmp_path / "g.meta.json").read_text())
     assert meta["figure_check"] == {"mode": "error", "problems": []}
+
+
+def test_figures_check_command(tmp_path, monkeypatch, capsys):
+    from latentlab.cli import main
+
+    df = pd.DataFrame({"x": [0, 1]})
+    run = tmp_path / "run" / "study"
+    monkeypatch.delenv("LATENTLAB_FIGCHECK", raising=False)
+    write_figure(_good(), run / "fig1.png", df, run / "fig1.csv", meta={})
+    assert main(["figures", "check", str(tmp_path / "run")]) == 0
+    assert "1 figures, 1 passed" in capsys.readouterr().out
+
+    monkeypatch.setenv("LATENTLAB_FIGCHECK", "warn")
+    fig, ax = figure()
+    ax.plot([0, 1], [0, 1])
+    write_figure(fig, run / "fig2.png", df, run / "fig2.csv", meta={})
+    monkeypatch.setenv("LATENTLAB_FIGCHECK", "off")
+    write_figure(_good(), run / "fig3.png", df, run / "fig3.csv", meta={})
+    (run / "fig4.png").write_bytes(b"")  # not written by write_figure
+    assert main(["figures", "check", str(tmp_path / "run")]) == 1
+    out = capsys.readouterr().out
+    assert "fig2.png: 2 problem(s): label" in out
+    assert "fig3.png: written with LATENTLAB_FIGCHECK=off" in out
+    assert "fig4.png: no fig4.meta.json" in out
+    assert "4 figures, 1 passed the figure check, 3 did not" in out
+    assert main(["figures", "check", str(tmp_path / "nowhere")]) == 1

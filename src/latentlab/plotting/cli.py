@@ -1,0 +1,65 @@
+"""``latentlab figures check RUN_DIR``: every figure of a run passed the figure check.
+
+``write_figure`` checks each figure as it is drawn (:mod:`latentlab.plotting.check`)
+and records the outcome in the figure's ``.meta.json`` (``figure_check``). This command
+reads those records after a run (CI: after the smoke pipeline) and fails on a PNG that
+has no record (written before the check existed, or not through ``write_figure``), was
+written with the check off, or was written with problems under ``LATENTLAB_FIGCHECK=warn``.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+
+def figure_records(run_dir: Path) -> list[tuple[Path, str]]:
+    """(png, problem) for every figure under ``run_dir`` that did not pass; [] when all did."""
+    bad = []
+    pngs = sorted(run_dir.rglob("*.png"))
+    for png in pngs:
+        meta_path = png.with_suffix(".meta.json")
+        if not meta_path.exists():
+            bad.append((png, f"no {meta_path.name} beside it (not written by write_figure)"))
+            continue
+        try:
+            rec = json.loads(meta_path.read_text()).get("figure_check")
+        except json.JSONDecodeError as e:
+            bad.append((png, f"{meta_path.name} is not JSON ({e})"))
+            continue
+        if rec is None:
+            bad.append((png, "not checked (no figure_check in its metadata)"))
+        elif rec.get("mode") == "off":
+            bad.append((png, "written with LATENTLAB_FIGCHECK=off"))
+        elif rec.get("problems"):
+            probs = rec["problems"]
+            bad.append((png, f"{len(probs)} problem(s): " + "; ".join(probs[:3])))
+    return bad
+
+
+def _check(args) -> int:
+    bad = []
+    n = 0
+    for d in args.run_dirs:
+        d = Path(d)
+        if not d.is_dir():
+            print(f"error: {d}: not a directory (a run's results, e.g. results/smoke)")
+            return 1
+        n += len(list(d.rglob("*.png")))
+        bad += figure_records(d)
+    for png, why in bad:
+        print(f"{png}: {why}")
+    print(f"{n} figures, {n - len(bad)} passed the figure check, {len(bad)} did not")
+    return 1 if bad or n == 0 else 0
+
+
+def register(sub) -> None:
+    p = sub.add_parser("figures", help="figures of a run: the figure check's records")
+    s = p.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    c = s.add_parser(
+        "check",
+        help="fail unless every PNG under the run directories passed the figure check "
+        "(recorded in its .meta.json by write_figure)",
+    )
+    c.add_argument("run_dirs", nargs="+", metavar="RUN_DIR")
+    c.set_defaults(func=_check)
