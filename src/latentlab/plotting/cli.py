@@ -1,4 +1,5 @@
-"""``latentlab figures check RUN_DIR``: every figure of a run passed the figure check.
+"""``latentlab figures check RUN_DIR``: every figure of a run passed the figure check;
+``latentlab figures redraw PNG``: draw a figure again from its own CSV and metadata.
 
 ``write_figure`` checks each figure as it is drawn (:mod:`latentlab.plotting.check`)
 and records the outcome in the figure's ``.meta.json`` (``figure_check``). This command
@@ -53,6 +54,41 @@ def _check(args) -> int:
     return 1 if bad or n == 0 else 0
 
 
+def redraw(png: Path) -> dict:
+    """Draw ``png`` again from its CSV and ``.meta.json`` through the study's redraw
+    function (``Study.redraw``), check it and write the PNG and the metadata's check record;
+    the CSV is read, never rewritten. Returns the record."""
+    import pandas as pd
+
+    from latentlab.errors import ConfigError
+    from latentlab.outputs import write_json, write_png
+    from latentlab.studies.shape import load_study
+
+    meta_path, csv_path = png.with_suffix(".meta.json"), png.with_suffix(".csv")
+    for p in (meta_path, csv_path):
+        if not p.exists():
+            raise ConfigError(str(png), f"{p.name} is missing: a figure is redrawn from both")
+    meta = json.loads(meta_path.read_text())
+    study = load_study(meta["study"])
+    fn = study.redraws.get(meta["step"])
+    if fn is None:
+        raise ConfigError(
+            str(png),
+            f"{meta['study']} {meta['step']} has no redraw function (it draws from the run's "
+            "intermediate data): rebuild it with snakemake",
+        )
+    record = write_png(fn(pd.read_csv(csv_path), meta), png)
+    write_json({**meta, "figure_check": record}, meta_path)
+    return record
+
+
+def _redraw(args) -> int:
+    for p in args.pngs:
+        redraw(Path(p))
+        print(f"{p}: redrawn from its CSV, figure check passed")
+    return 0
+
+
 def register(sub) -> None:
     p = sub.add_parser("figures", help="figures of a run: the figure check's records")
     s = p.add_subparsers(dest="command", metavar="COMMAND", required=True)
@@ -63,3 +99,10 @@ def register(sub) -> None:
     )
     c.add_argument("run_dirs", nargs="+", metavar="RUN_DIR")
     c.set_defaults(func=_check)
+    r = s.add_parser(
+        "redraw",
+        help="draw figures again from their own CSV and .meta.json (figures with a redraw "
+        "function), check them and replace the PNG",
+    )
+    r.add_argument("pngs", nargs="+", metavar="PNG")
+    r.set_defaults(func=_redraw)

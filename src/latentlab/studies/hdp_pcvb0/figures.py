@@ -119,8 +119,6 @@ def fig2(results: list[dict]):
 
 def fig3(results: list[dict]):
     """Left: perplexity vs T after the last iteration; right: vs iteration at trace_T."""
-    from latentlab.plotting import figure
-
     rows = []
     for res in results:
         for r in res["runs"]:
@@ -154,6 +152,13 @@ def fig3(results: list[dict]):
         .reset_index()
         .fillna({"std": 0.0})
     )
+    return draw_fig3(agg), agg
+
+
+def draw_fig3(agg: pd.DataFrame):
+    """Fig 3 from its CSV (``agg``): perplexity vs T (left) and vs iteration (right)."""
+    from latentlab.plotting import figure
+
     datasets = list(dict.fromkeys(agg.dataset))
     fig, axes = figure(len(datasets), 2, width=4.2, height=2.8, squeeze=False)
     for i, ds in enumerate(datasets):
@@ -183,8 +188,12 @@ def fig3(results: list[dict]):
         tt = agg[(agg.dataset == ds) & (agg.panel == "vs_iteration")]["T"]
         right.set_title(f"{ds} (T={int(tt.iloc[0]) if len(tt) else '?'})")
         right.set_xlabel("# of iterations")
-    axes[0][1].legend(fontsize=6, ncol=2)
-    return fig, agg
+        right.set_ylabel("test perplexity")
+    # one legend for both columns: colour and line style name the configuration in
+    # both, the markers (left column) too
+    handles, labels = axes[0][0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="outside lower center", ncol=4, fontsize=7)
+    return fig
 
 
 def _metric_fig(results, key, ylabel, sub=None):
@@ -306,6 +315,11 @@ def _fig1(ctx) -> FigureOutput:
     runs = ctx.input_list("runs")
     fig, df = fig1(ctx.input("bench"), perplexity_table(load_runs(runs)))
     return FigureOutput(fig, df, {"inputs": [str(p) for p in runs]})
+
+
+@STUDY.redraw("fig3")
+def _redraw_fig3(df, meta):
+    return draw_fig3(df)
 
 
 @STUDY.figure("fig2", "fig3", "fig4", "fig5")
