@@ -200,3 +200,38 @@ def test_figures_check_command(tmp_path, monkeypatch, capsys):
     assert "fig4.png: no fig4.meta.json" in out
     assert "4 figures, 1 passed the figure check, 3 did not" in out
     assert main(["figures", "check", str(tmp_path / "nowhere")]) == 1
+
+
+def test_figures_redraw_from_csv(tmp_path, monkeypatch, capsys):
+    """A figure with a redraw function is drawn again from its CSV and metadata (the PNG
+    and the check record are replaced, the CSV is not touched); one without says so."""
+    from latentlab.cli import main
+
+    monkeypatch.delenv("LATENTLAB_FIGCHECK", raising=False)
+    df = pd.DataFrame(
+        {
+            "dataset": ["astroph"] * 4,
+            "config": ["cvb_AS", "cvb_AS", "pcvb0_AA", "pcvb0_AA"],
+            "k": [float("nan")] * 4,
+            "T": [50, 100, 50, 100],
+            "mean": [0.88, 0.89, 0.90, 0.91],
+            "std": [0.0, 0.01, 0.0, 0.01],
+            "count": [2] * 4,
+        }
+    )
+    csv = tmp_path / "fig5.csv"
+    df.to_csv(csv, index=False)
+    before = csv.read_bytes()
+    meta = {"study": "hdp_pcvb0", "step": "fig5", "run": "real", "settings": {}}
+    (tmp_path / "fig5.meta.json").write_text(json.dumps(meta))
+    assert main(["figures", "redraw", str(tmp_path / "fig5.png")]) == 0
+    assert (tmp_path / "fig5.png").stat().st_size > 0 and csv.read_bytes() == before
+    rec = json.loads((tmp_path / "fig5.meta.json").read_text())["figure_check"]
+    assert rec == {"mode": "error", "problems": []}
+
+    df.to_csv(tmp_path / "fig4_2.csv", index=False)
+    meta = {"study": "iwtm", "step": "fig4_2", "run": "real", "settings": {}}
+    (tmp_path / "fig4_2.meta.json").write_text(json.dumps(meta))
+    capsys.readouterr()
+    assert main(["figures", "redraw", str(tmp_path / "fig4_2.png")]) == 1
+    assert "no redraw function" in capsys.readouterr().out

@@ -83,10 +83,20 @@ def redraw(png: Path) -> dict:
 
 
 def _redraw(args) -> int:
+    from latentlab.errors import LatentlabError
+    from latentlab.plotting.check import FigureCheckError
+
+    failed = 0
     for p in args.pngs:
-        redraw(Path(p))
-        print(f"{p}: redrawn from its CSV, figure check passed")
-    return 0
+        try:
+            rec = redraw(Path(p))
+        except (LatentlabError, FigureCheckError) as e:
+            print(f"error: {e}")
+            failed += 1
+            continue
+        how = "passed" if not rec["problems"] else f"{len(rec['problems'])} problem(s)"
+        print(f"{p}: redrawn from its CSV (figure check {rec['mode']}: {how})")
+    return 1 if failed else 0
 
 
 def register(sub) -> None:
