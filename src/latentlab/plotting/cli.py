@@ -62,6 +62,7 @@ def redraw(png: Path) -> dict:
 
     from latentlab.errors import ConfigError
     from latentlab.outputs import write_json, write_png
+    from latentlab.provenance import provenance
     from latentlab.studies.shape import load_study
 
     meta_path, csv_path = png.with_suffix(".meta.json"), png.with_suffix(".csv")
@@ -78,7 +79,8 @@ def redraw(png: Path) -> dict:
             "intermediate data): rebuild it with snakemake",
         )
     record = write_png(fn(pd.read_csv(csv_path), meta), png)
-    write_json({**meta, "figure_check": record}, meta_path)
+    redrawn = {"how": "latentlab figures redraw (from the figure's CSV)", **provenance()}
+    write_json({**meta, "figure_check": record, "redrawn": redrawn}, meta_path)
     return record
 
 
