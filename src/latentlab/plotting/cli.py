@@ -62,7 +62,7 @@ def redraw(png: Path) -> dict:
 
     from latentlab.errors import ConfigError
     from latentlab.outputs import write_json, write_png
-    from latentlab.provenance import provenance
+    from latentlab.provenance import provenance, source_commit
     from latentlab.studies.shape import load_study
 
     meta_path, csv_path = png.with_suffix(".meta.json"), png.with_suffix(".csv")
@@ -80,6 +80,9 @@ def redraw(png: Path) -> dict:
         )
     record = write_png(fn(pd.read_csv(csv_path), meta), png)
     redrawn = {"how": "latentlab figures redraw (from the figure's CSV)", **provenance()}
+    if redrawn["commit"] == "unknown":  # outside the workflow: the checkout's own commit
+        redrawn["commit"] = source_commit(Path(__file__).resolve().parents[3])
+    redrawn.pop("config_sha256", None)  # no config is read
     write_json({**meta, "figure_check": record, "redrawn": redrawn}, meta_path)
     return record
 
