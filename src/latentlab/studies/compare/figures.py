@@ -39,7 +39,6 @@ def heldout_time(ctx) -> FigureOutput:
         ax.set_ylabel("held-out log-likelihood per token (nats)")
         ax.set_title(f"{ctx.settings.dataset}, K = {K}")
     axes[0][-1].legend(loc="lower right")
-    fig.tight_layout()
     return FigureOutput(fig, df, _meta(ctx, fits))
 
 
@@ -77,5 +76,4 @@ def time_memory(ctx) -> FigureOutput:
     axes[0].set_title(f"{ctx.settings.dataset}: time per fit")
     axes[1].set_title("memory per fit process")
     axes[1].legend(bbox_to_anchor=(1.02, 1.0), loc="upper left")
-    fig.tight_layout()
     return FigureOutput(fig, df, _meta(ctx, fits))
