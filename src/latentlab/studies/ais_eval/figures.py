@@ -96,6 +96,16 @@ def draw_scatter(out: pd.DataFrame, title: str):
 def fig5_6(ctx):
     """Fig 5.6: estimated log-likelihood difference vs the number of temperatures."""
     df = ctx.csv("raw")
+    return FigureOutput(
+        draw_fig5_6(df),
+        df,
+        {"role": NTEMPS_ROLE, "dataset": ctx.settings.corpora[NTEMPS_ROLE].dataset},
+    )
+
+
+@STUDY.redraw("fig5_6")
+def draw_fig5_6(df, meta=None):
+    """Fig 5.6 from its CSV."""
     fig, ax = figure(1, 1, width=4.5, height=3.2)
     for m, lab in (
         ("std_ais", "Std AIS"),
@@ -108,9 +118,7 @@ def fig5_6(ctx):
     ax.set_xlabel("number of temperatures n")
     ax.set_ylabel("estimated log P(w|Φ) − log P(w|Φ')")
     ax.legend()
-    return FigureOutput(
-        fig, df, {"role": NTEMPS_ROLE, "dataset": ctx.settings.corpora[NTEMPS_ROLE].dataset}
-    )
+    return fig
 
 
 @STUDY.figure(*ITERATION_FIGS, settings=CorporaSettings)
@@ -129,6 +137,23 @@ def fig_iteration(ctx):
             val = g.groupby("doc")["loglik"].var(ddof=1).mean()
         rows.append({"method": m, "n_temps": int(n), "iteration": int(it), "value": float(val)})
     out = pd.DataFrame(rows)
+    return FigureOutput(draw_iteration(out, kind, title), out, {"role": role})
+
+
+@STUDY.redraw(*ITERATION_FIGS)
+def _redraw_iteration(df, meta):
+    role, kind = ITERATION_FIGS[meta["step"]]
+    return draw_iteration(df, kind, _redraw_title(meta, role, kind))
+
+
+def _redraw_title(meta, role, kind):
+    what = "held-out log-likelihood" if kind == "ll" else "run-to-run variance"
+    stand_in = f"{role.upper()} stand-in {meta['settings']['corpora'][role]['dataset']}"
+    return f"Fig {_num(meta['step'])}: {what} per training iteration, {stand_in}"
+
+
+def draw_iteration(out, kind: str, title: str):
+    """Figs 5.7-5.10 from their CSV."""
     fig, ax = figure(1, 1, width=5, height=3.2)
     names = {"iteration_ais": "Iteration-AIS", "std_ais": "Std AIS", "lr": "LR"}
     for (m, n), g in out.groupby(["method", "n_temps"]):
@@ -147,7 +172,7 @@ def fig_iteration(ctx):
         ax.set_yscale("log")
     ax.set_title(title, fontsize=8)
     ax.legend(fontsize=6)
-    return FigureOutput(fig, out, {"role": role})
+    return fig
 
 
 @STUDY.figure("fig5_11", settings=CorporaSettings)
@@ -159,6 +184,19 @@ def fig5_11(ctx):
         m["stats"], columns=["iteration", "entropy", "log_prior", "alpha_sum", "beta", "optimized"]
     )
     df["optimized"] = df["optimized"].astype(bool)
+    return FigureOutput(draw_fig5_11(df, title), df, {"role": ENTROPY_ROLE, "models": m["info"]})
+
+
+@STUDY.redraw("fig5_11")
+def _redraw_fig5_11(df, meta):
+    stand_in = f"{ENTROPY_ROLE.upper()} stand-in "
+    stand_in += meta["settings"]["corpora"][ENTROPY_ROLE]["dataset"]
+    return draw_fig5_11(df, f"Fig 5.11: topics per CGS iteration, {stand_in}")
+
+
+def draw_fig5_11(df, title: str):
+    """Fig 5.11 from its CSV."""
+    df = df.assign(optimized=df["optimized"].astype(bool))
     fig, axes = figure(1, 2, width=3.6, height=2.8)
     for ax, col, lab in (
         (axes[0], "entropy", "total topic entropy (nats)"),
@@ -170,4 +208,4 @@ def fig5_11(ctx):
         ax.set_xlabel("CGS iteration")
         ax.set_ylabel(lab)
     fig.suptitle(title + " (red: hyperparameter optimisation)", fontsize=8)
-    return FigureOutput(fig, df, {"role": ENTROPY_ROLE, "models": m["info"]})
+    return fig
