@@ -235,3 +235,15 @@ def test_figures_redraw_from_csv(tmp_path, monkeypatch, capsys):
     capsys.readouterr()
     assert main(["figures", "redraw", str(tmp_path / "fig4_2.png")]) == 1
     assert "no redraw function" in capsys.readouterr().out
+
+
+def test_log_axis_labels_a_short_log_axis_without_overlap():
+    from latentlab.plotting import log_axis
+
+    for hi in (45, 400, 1e5):  # under a decade, about one, several
+        fig, ax = figure(width=2.5)
+        ax.semilogx([25, hi], [0.5, 0.6])
+        ax.set_xlabel("documents processed")
+        ax.set_ylabel("held-out log-likelihood per token")
+        log_axis(ax)
+        assert figure_problems(fig) == [], hi

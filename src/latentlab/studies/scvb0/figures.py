@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from latentlab.plotting import figure
+from latentlab.plotting import figure, log_axis
 from latentlab.studies.shape import FigureOutput
 
 from . import demos
@@ -119,6 +119,7 @@ def draw_curves(df, info: dict, step: str):
         title=f"{info['dataset']} (K={info['K']}, {info['data_kind']}"
         + (f", mean and range of {n_seeds} seeds)" if n_seeds > 1 else ")"),
     )
+    log_axis(ax)
     ax.legend()
     cap = (
         f"Document-completion held-out LL vs {'time' if x == 'train_seconds' else 'documents'}"
@@ -147,5 +148,6 @@ def draw_subsets(df, meta=None):
     for m, s in df.groupby("method", sort=False):
         ax.plot(s.train_seconds, s.heldout_ll, marker=".", label=m)
     ax.set(xscale="log", xlabel="training time (s)", ylabel="held-out log-likelihood per token")
+    log_axis(ax)
     ax.legend()
     return f
