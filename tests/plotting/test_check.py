@@ -37,7 +37,7 @@ def test_good_figure_passes():
 def test_overlapping_titles_fail():
     # two rows without a layout engine: the lower panel's title sits on the upper
     # panel's x label and tick labels (hdp_pcvb0 fig3's fault)
-    fig, axes = figure(2, 1, height=3.0)
+    fig, axes = figure(2, 1, height=3.0, layout="none")  # no layout engine
     for ax in axes:
         ax.plot([0, 1], [0, 1])
         ax.set_xlabel("time (s)")

@@ -231,7 +231,8 @@ def draw_metric(agg: pd.DataFrame, ylabel: str, sub=None):
     """Figs 4/5 from their CSV (``agg``): the metric vs T, one panel per dataset."""
     from latentlab.plotting import figure
 
-    agg = agg.assign(k=agg["k"].fillna("").astype(str).str.replace(r"\.0$", "", regex=True))
+    # k as the run writes it ("7", or "" for MAP) also when read back from the CSV (7.0, NaN)
+    agg = agg.assign(k=agg["k"].map(lambda v: "" if pd.isna(v) else str(v).removesuffix(".0")))
     datasets = list(dict.fromkeys(agg.dataset))
     fig, axes = figure(1, len(datasets), width=4.2, height=3, squeeze=False)
     for i, ds in enumerate(datasets):
