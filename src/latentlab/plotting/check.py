@@ -12,7 +12,9 @@ What is checked, after ``fig.canvas.draw()`` (window extents, in pixels):
   and figure-level labels and texts, each visible axes' titles, axis labels, offset
   texts ("1e6"), the tick labels actually drawn (major and minor; ticks outside the view
   are not drawn and not checked), its texts/annotations, and each legend's whole box
-  (a legend over data is fine, over any text it is not).
+  (a legend over data is fine, over any text it is not). A text rotated by an angle
+  other than 0 or 90 degrees is boxed by its axis-aligned extent, which is larger than
+  the text: slanted tick labels side by side count as overlapping (write them at 90).
 * **label**: an axes whose x (or y) axis shows tick labels must say what the axis is:
   its own label, the label of an axes it shares that axis with (``sharex``/``sharey``:
   one label for a row or column of panels), or the figure's ``supxlabel``/``supylabel``.

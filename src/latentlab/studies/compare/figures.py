@@ -69,7 +69,8 @@ def time_memory(ctx) -> FigureOutput:
         for i, K in enumerate(Ks):
             v = df[df.K == K].set_index("method").reindex(methods)[col]
             ax.bar(x + (i - (len(Ks) - 1) / 2) * width, v, width, label=f"K = {K}")
-        ax.set_xticks(x, methods, rotation=30, ha="right")
+        ax.set_xticks(x, methods, rotation=90)  # the figure check boxes rotated text square
+        ax.set_xlabel("method")
         ax.set_ylabel(lab)
         if col == "train_seconds":
             ax.set_yscale("log")
