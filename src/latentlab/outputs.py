@@ -79,6 +79,43 @@ def write_table(
         write_json(meta, csv_path.with_suffix(".meta.json"))
 
 
+def write_png(fig, png_path: str | Path) -> dict:
+    """Check ``fig`` (:mod:`latentlab.plotting.check`: no overlapping text, labelled axes,
+    no empty panel) and write it as PNG; returns the check's record for the metadata.
+
+    Under ``LATENTLAB_FIGCHECK=error`` (the default) a failing figure is not written and the
+    error lists its problems; under ``warn`` it is written and its problems are logged and
+    recorded (``figure_check`` in the metadata); ``off`` skips the check.
+    """
+    import logging
+
+    import matplotlib.pyplot as plt
+
+    from latentlab.plotting.check import (
+        FigureCheckError,
+        check_mode,
+        figure_problems,
+        format_problems,
+    )
+
+    png_path = Path(png_path)
+    mode = check_mode()
+    problems = figure_problems(fig) if mode != "off" else []
+    if problems:
+        msg = format_problems(str(png_path), problems)
+        if mode == "error":
+            plt.close(fig)
+            raise FigureCheckError(
+                msg + "\n(LATENTLAB_FIGCHECK=warn writes it anyway, to look at it)"
+            )
+        logging.getLogger("latentlab.figures").warning(msg)
+    tmp = _atomic_path(png_path)
+    fig.savefig(tmp, dpi=120, bbox_inches="tight", format="png")
+    plt.close(fig)
+    tmp.replace(png_path)
+    return {"mode": mode, "problems": problems}
+
+
 def write_figure(
     fig,
     png_path: str | Path,
@@ -87,15 +124,18 @@ def write_figure(
     meta: dict | None = None,
     allow_nan: bool = False,
 ) -> None:
-    """Figure as PNG with the CSV of its numbers (+ metadata); NaN refused as in tables."""
-    import matplotlib.pyplot as plt
+    """Figure as PNG with the CSV of its numbers (+ metadata); NaN refused as in tables.
+
+    The figure is checked before anything is written (:func:`write_png`); the check's
+    record goes into the metadata (``figure_check``).
+    """
+    from latentlab.plotting.check import check_mode
 
     png_path, csv_path = Path(png_path), Path(csv_path)
     _check_finite(df, csv_path, allow_nan)
+    check_mode()  # a bad LATENTLAB_FIGCHECK stops before anything is written
+    record = write_png(fig, png_path)
     write_csv(df, csv_path)
-    tmp = _atomic_path(png_path)
-    fig.savefig(tmp, dpi=120, bbox_inches="tight", format="png")
-    plt.close(fig)
-    tmp.replace(png_path)
     if meta is not None:
+        meta = {**meta, "figure_check": record}
         write_json(meta, csv_path.with_suffix(".meta.json"))

@@ -72,6 +72,7 @@ def _toy_study():
         df = ctx.csv("raw")
         f, ax = plt.subplots()
         ax.plot(df.x)
+        ax.set(xlabel="index", ylabel="x")  # the figure check wants labelled axes
         return FigureOutput(f, df, {"caption": "toy"})
 
     @st.table("table1")

@@ -174,6 +174,7 @@ class Study:
         self.document = document
         self.title = title
         self.steps: dict[str, Step] = {}
+        self.redraws: dict[str, Callable] = {}
         self.claim_specs: list = []
         self.claim_fns: dict[str, Callable] = {}
         self.claims_settings: type | None = None
@@ -194,6 +195,21 @@ class Study:
     def figure(self, *ids: str, settings: type | None = None):
         """Figure id(s) -> function(ctx) -> :class:`FigureOutput`."""
         return lambda fn: self._add(ids, "figure", settings, fn)
+
+    def redraw(self, *ids: str):
+        """Figure id(s) -> function(df, meta) -> Figure drawing the figure again from its own
+        CSV and ``.meta.json`` (``latentlab figures redraw``: a published figure re-rendered
+        without the run's intermediate data). The figure step should draw through the same
+        function, so that both give the same picture."""
+
+        def deco(fn):
+            for i in ids:
+                if i in self.redraws:
+                    raise ValueError(f"{self.name}: figure {i} has two redraw functions")
+                self.redraws[i] = fn
+            return fn
+
+        return deco
 
     def table(self, *ids: str, settings: type | None = None):
         """Table id(s) -> function(ctx) -> :class:`TableOutput`."""

@@ -28,26 +28,56 @@ def _stand_in(ctx, role: str) -> str:
     return f"{role.upper()} stand-in {ctx.settings.corpora[role].dataset}"
 
 
+PAIRS = [  # panel, (method, run) on x, (method, run) on y, axis names
+    ("LR", ("lr", 0), ("lr", 1), ("run 1", "run 2")),
+    ("Std AIS", ("std_ais", 0), ("std_ais", 1), ("run 1", "run 2")),
+    ("Ratio-AIS geometric (fwd vs rev)", ("geo", 0), ("geo_rev", 0), ("forward", "reverse")),
+    ("Ratio-AIS convex (fwd vs rev)", ("convex", 0), ("convex_rev", 0), ("forward", "reverse")),
+]
+
+
 @STUDY.figure(*SCATTER_ROLES, settings=CorporaSettings)
 def scatter(ctx):
     """Figs 5.4/5.5: per-document perplexity ratios, run 1 (x) vs run 2 (y)."""
     role = SCATTER_ROLES[ctx.step]
-    title = f"Fig {_num(ctx.step)}: {_stand_in(ctx, role)}, perplexity ratio learned/perturbed"
     df = ctx.csv("raw")
-    pairs = [
-        ("LR", ("lr", 0), ("lr", 1)),
-        ("Std AIS", ("std_ais", 0), ("std_ais", 1)),
-        ("Ratio-AIS geometric (fwd vs rev)", ("geo", 0), ("geo_rev", 0)),
-        ("Ratio-AIS convex (fwd vs rev)", ("convex", 0), ("convex_rev", 0)),
-    ]
-    fig, axes = figure(2, 4, width=2.6, height=2.6)
     out = []
-    for i, regime in enumerate(("cheap", "expensive")):
+    for regime in ("cheap", "expensive"):
         g = df[df.regime == regime]
         n = int(g.n_temps.iloc[0])
-        for j, (name, (mx, rx), (my, ry)) in enumerate(pairs):
+        for name, (mx, rx), (my, ry), _ in PAIRS:
             x = g[(g.method == mx) & (g.run == rx)].sort_values("doc")["perp_ratio"].to_numpy()
             y = g[(g.method == my) & (g.run == ry)].sort_values("doc")["perp_ratio"].to_numpy()
+            for d, (a, b) in enumerate(zip(x, y, strict=True)):
+                out.append(
+                    {"regime": regime, "n_temps": n, "panel": name, "doc": d, "x": a, "y": b}
+                )
+    out = pd.DataFrame(out)
+    meta = {**CONVENTIONS, "role": role}
+    fig = draw_scatter(out, _scatter_title(ctx.step, _stand_in(ctx, role)))
+    return FigureOutput(fig, out, meta)
+
+
+def _scatter_title(step: str, stand_in: str) -> str:
+    return f"Fig {_num(step)}: {stand_in}, perplexity ratio learned/perturbed"
+
+
+@STUDY.redraw(*SCATTER_ROLES)
+def _redraw_scatter(df, meta):
+    role = meta["role"]
+    stand_in = f"{role.upper()} stand-in {meta['settings']['corpora'][role]['dataset']}"
+    return draw_scatter(df, _scatter_title(meta["step"], stand_in))
+
+
+def draw_scatter(out: pd.DataFrame, title: str):
+    """Figs 5.4/5.5 from their CSV: one row per regime, one panel per estimator pair."""
+    fig, axes = figure(2, 4, width=2.6, height=2.6)
+    for i, regime in enumerate(("cheap", "expensive")):
+        g = out[out.regime == regime]
+        n = int(g.n_temps.iloc[0])
+        for j, (name, _, _, (xl, yl)) in enumerate(PAIRS):
+            s = g[g.panel == name]
+            x, y = s["x"].to_numpy(), s["y"].to_numpy()
             ax = axes[i, j]
             ax.scatter(x, y, s=6, alpha=0.7)
             lo, hi = float(min(x.min(), y.min())), float(max(x.max(), y.max()))
@@ -55,19 +85,27 @@ def scatter(ctx):
             ax.axvline(1, color="grey", lw=0.5)
             ax.axhline(1, color="grey", lw=0.5)
             ax.set_title(f"{name}\n{n} temps", fontsize=7)
-            for d, (a, b) in enumerate(zip(x, y, strict=True)):
-                out.append(
-                    {"regime": regime, "n_temps": n, "panel": name, "doc": d, "x": a, "y": b}
-                )
+            ax.set_xlabel(f"ratio, {xl}", fontsize=7)
+            ax.set_ylabel(f"ratio, {yl}", fontsize=7)
+            ax.tick_params(labelsize=6)
     fig.suptitle(title, fontsize=8)
-    fig.tight_layout(rect=(0, 0, 1, 0.96))
-    return FigureOutput(fig, pd.DataFrame(out), {**CONVENTIONS, "role": role})
+    return fig
 
 
 @STUDY.figure("fig5_6", settings=CorporaSettings)
 def fig5_6(ctx):
     """Fig 5.6: estimated log-likelihood difference vs the number of temperatures."""
     df = ctx.csv("raw")
+    return FigureOutput(
+        draw_fig5_6(df),
+        df,
+        {"role": NTEMPS_ROLE, "dataset": ctx.settings.corpora[NTEMPS_ROLE].dataset},
+    )
+
+
+@STUDY.redraw("fig5_6")
+def draw_fig5_6(df, meta=None):
+    """Fig 5.6 from its CSV."""
     fig, ax = figure(1, 1, width=4.5, height=3.2)
     for m, lab in (
         ("std_ais", "Std AIS"),
@@ -80,9 +118,7 @@ def fig5_6(ctx):
     ax.set_xlabel("number of temperatures n")
     ax.set_ylabel("estimated log P(w|Φ) − log P(w|Φ')")
     ax.legend()
-    return FigureOutput(
-        fig, df, {"role": NTEMPS_ROLE, "dataset": ctx.settings.corpora[NTEMPS_ROLE].dataset}
-    )
+    return fig
 
 
 @STUDY.figure(*ITERATION_FIGS, settings=CorporaSettings)
@@ -101,6 +137,23 @@ def fig_iteration(ctx):
             val = g.groupby("doc")["loglik"].var(ddof=1).mean()
         rows.append({"method": m, "n_temps": int(n), "iteration": int(it), "value": float(val)})
     out = pd.DataFrame(rows)
+    return FigureOutput(draw_iteration(out, kind, title), out, {"role": role})
+
+
+@STUDY.redraw(*ITERATION_FIGS)
+def _redraw_iteration(df, meta):
+    role, kind = ITERATION_FIGS[meta["step"]]
+    return draw_iteration(df, kind, _redraw_title(meta, role, kind))
+
+
+def _redraw_title(meta, role, kind):
+    what = "held-out log-likelihood" if kind == "ll" else "run-to-run variance"
+    stand_in = f"{role.upper()} stand-in {meta['settings']['corpora'][role]['dataset']}"
+    return f"Fig {_num(meta['step'])}: {what} per training iteration, {stand_in}"
+
+
+def draw_iteration(out, kind: str, title: str):
+    """Figs 5.7-5.10 from their CSV."""
     fig, ax = figure(1, 1, width=5, height=3.2)
     names = {"iteration_ais": "Iteration-AIS", "std_ais": "Std AIS", "lr": "LR"}
     for (m, n), g in out.groupby(["method", "n_temps"]):
@@ -119,7 +172,7 @@ def fig_iteration(ctx):
         ax.set_yscale("log")
     ax.set_title(title, fontsize=8)
     ax.legend(fontsize=6)
-    return FigureOutput(fig, out, {"role": role})
+    return fig
 
 
 @STUDY.figure("fig5_11", settings=CorporaSettings)
@@ -128,6 +181,19 @@ def fig5_11(ctx):
     m = load_models(ctx.input("models"))
     title = f"Fig 5.11: topics per CGS iteration, {_stand_in(ctx, ENTROPY_ROLE)}"
     df = stats_frame(m, ctx.input("models"))
+    return FigureOutput(draw_fig5_11(df, title), df, {"role": ENTROPY_ROLE, "models": m["info"]})
+
+
+@STUDY.redraw("fig5_11")
+def _redraw_fig5_11(df, meta):
+    stand_in = f"{ENTROPY_ROLE.upper()} stand-in "
+    stand_in += meta["settings"]["corpora"][ENTROPY_ROLE]["dataset"]
+    return draw_fig5_11(df, f"Fig 5.11: topics per CGS iteration, {stand_in}")
+
+
+def draw_fig5_11(df, title: str):
+    """Fig 5.11 from its CSV."""
+    df = df.assign(optimized=df["optimized"].astype(bool))
     fig, axes = figure(1, 2, width=3.6, height=2.8)
     for ax, col, lab in (
         (axes[0], "entropy", "total topic entropy (nats)"),
@@ -139,4 +205,4 @@ def fig5_11(ctx):
         ax.set_xlabel("CGS iteration")
         ax.set_ylabel(lab)
     fig.suptitle(title + " (red: hyperparameter optimisation)", fontsize=8)
-    return FigureOutput(fig, df, {"role": ENTROPY_ROLE, "models": m["info"]})
+    return fig

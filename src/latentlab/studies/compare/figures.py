@@ -39,7 +39,6 @@ def heldout_time(ctx) -> FigureOutput:
         ax.set_ylabel("held-out log-likelihood per token (nats)")
         ax.set_title(f"{ctx.settings.dataset}, K = {K}")
     axes[0][-1].legend(loc="lower right")
-    fig.tight_layout()
     return FigureOutput(fig, df, _meta(ctx, fits))
 
 
@@ -70,12 +69,12 @@ def time_memory(ctx) -> FigureOutput:
         for i, K in enumerate(Ks):
             v = df[df.K == K].set_index("method").reindex(methods)[col]
             ax.bar(x + (i - (len(Ks) - 1) / 2) * width, v, width, label=f"K = {K}")
-        ax.set_xticks(x, methods, rotation=30, ha="right")
+        ax.set_xticks(x, methods, rotation=90)  # the figure check boxes rotated text square
+        ax.set_xlabel("method")
         ax.set_ylabel(lab)
         if col == "train_seconds":
             ax.set_yscale("log")
     axes[0].set_title(f"{ctx.settings.dataset}: time per fit")
     axes[1].set_title("memory per fit process")
     axes[1].legend(bbox_to_anchor=(1.02, 1.0), loc="upper left")
-    fig.tight_layout()
     return FigureOutput(fig, df, _meta(ctx, fits))

@@ -39,7 +39,6 @@ def fig2_2(ctx):
             ax[r, k].xaxis.set_major_locator(MaxNLocator(integer=True))
             ax[r, k].grid(False)
             rows.append({"feature": k, "panel": name, "mean": float(M[:, :, k].mean())})
-    fig.tight_layout()
     return FigureOutput(fig, pd.DataFrame(rows), {"data_kind": "synthetic", "dataset": 0})
 
 

@@ -68,8 +68,6 @@ def perplexity_table(results: list[dict]) -> pd.DataFrame:
 
 def fig2(results: list[dict]):
     """Histogram of E[α0π_k] under CVB AA at trace_T (and PCVB0 AA alongside)."""
-    from latentlab.plotting import figure
-
     rows = []
     for res in results:
         if res["config"] not in ("cvb_AA", "pcvb0_AA"):
@@ -96,6 +94,13 @@ def fig2(results: list[dict]):
         .agg(proportion_pct=("proportion_pct", "mean"), max_alpha_pi=("max_alpha_pi", "max"))
         .reset_index()
     )
+    return draw_fig2(agg), agg
+
+
+def draw_fig2(agg: pd.DataFrame):
+    """Fig 2 from its CSV (``agg``)."""
+    from latentlab.plotting import figure
+
     cv = agg[agg.config == "cvb_AA"]
     datasets = list(dict.fromkeys(cv.dataset))
     fig, ax = figure(1, 1, width=6, height=3)
@@ -114,13 +119,11 @@ def fig2(results: list[dict]):
     ax.set_ylim(0, 100)
     ax.set_title(f"CVB AA, T = {int(cv['T'].iloc[0]) if len(cv) else '?'}")
     ax.legend()
-    return fig, agg
+    return fig
 
 
 def fig3(results: list[dict]):
     """Left: perplexity vs T after the last iteration; right: vs iteration at trace_T."""
-    from latentlab.plotting import figure
-
     rows = []
     for res in results:
         for r in res["runs"]:
@@ -154,6 +157,13 @@ def fig3(results: list[dict]):
         .reset_index()
         .fillna({"std": 0.0})
     )
+    return draw_fig3(agg), agg
+
+
+def draw_fig3(agg: pd.DataFrame):
+    """Fig 3 from its CSV (``agg``): perplexity vs T (left) and vs iteration (right)."""
+    from latentlab.plotting import figure
+
     datasets = list(dict.fromkeys(agg.dataset))
     fig, axes = figure(len(datasets), 2, width=4.2, height=2.8, squeeze=False)
     for i, ds in enumerate(datasets):
@@ -183,13 +193,15 @@ def fig3(results: list[dict]):
         tt = agg[(agg.dataset == ds) & (agg.panel == "vs_iteration")]["T"]
         right.set_title(f"{ds} (T={int(tt.iloc[0]) if len(tt) else '?'})")
         right.set_xlabel("# of iterations")
-    axes[0][1].legend(fontsize=6, ncol=2)
-    return fig, agg
+        right.set_ylabel("test perplexity")
+    # one legend for both columns: colour and line style name the configuration in
+    # both, the markers (left column) too
+    handles, labels = axes[0][0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="outside lower center", ncol=4, fontsize=7)
+    return fig
 
 
 def _metric_fig(results, key, ylabel, sub=None):
-    from latentlab.plotting import figure
-
     rows = []
     for res in results:
         for r in res["runs"]:
@@ -212,6 +224,15 @@ def _metric_fig(results, key, ylabel, sub=None):
         .reset_index()
         .fillna({"std": 0.0})
     )
+    return draw_metric(agg, ylabel, sub), agg
+
+
+def draw_metric(agg: pd.DataFrame, ylabel: str, sub=None):
+    """Figs 4/5 from their CSV (``agg``): the metric vs T, one panel per dataset."""
+    from latentlab.plotting import figure
+
+    # k as the run writes it ("7", or "" for MAP) also when read back from the CSV (7.0, NaN)
+    agg = agg.assign(k=agg["k"].map(lambda v: "" if pd.isna(v) else str(v).removesuffix(".0")))
     datasets = list(dict.fromkeys(agg.dataset))
     fig, axes = figure(1, len(datasets), width=4.2, height=3, squeeze=False)
     for i, ds in enumerate(datasets):
@@ -239,23 +260,24 @@ def _metric_fig(results, key, ylabel, sub=None):
         ax.set_xlabel("T")
         ax.set_ylabel(ylabel)
     axes[0][0].legend(fontsize=6, ncol=2)
-    return fig, agg
+    return fig
+
+
+METRIC = {"fig4": ("accuracy", "Accuracy", "7"), "fig5": ("map", "MAP", None)}
 
 
 def fig4(results):
     """7-NN accuracy by Hellinger distance vs T (k = 1 in the CSV as sensitivity)."""
-    return _metric_fig(results, "accuracy", "Accuracy", sub="7")
+    return _metric_fig(results, *METRIC["fig4"])
 
 
 def fig5(results):
     """Link-prediction MAP vs T."""
-    return _metric_fig(results, "map", "MAP")
+    return _metric_fig(results, *METRIC["fig5"])
 
 
 def fig1(bench_csv, ppl: pd.DataFrame):
     """Fig 1 as measured numbers: memory, time per iteration, LOC, final perplexity."""
-    from latentlab.plotting import figure
-
     b = pd.read_csv(bench_csv)
     b = b[b.kind == "method"]
     Tb = int(b["T"].max())
@@ -284,6 +306,14 @@ def fig1(bench_csv, ppl: pd.DataFrame):
     df = df.rename(columns={"T": "T_bench"})
     df["T_perplexity"] = Tp
     df["perplexity_dataset"] = ds
+    return draw_fig1(df), df
+
+
+def draw_fig1(df: pd.DataFrame):
+    """Fig 1 from its CSV: one bar panel per measure, one bar per configuration."""
+    from latentlab.plotting import figure
+
+    ds, Tp = df["perplexity_dataset"].iloc[0], int(df["T_perplexity"].iloc[0])
     cols = [
         ("state_mb", "state memory (MB)"),
         *([("alloc_peak_mb", "peak allocation (MB)")] if "alloc_peak_mb" in df.columns else []),
@@ -295,8 +325,9 @@ def fig1(bench_csv, ppl: pd.DataFrame):
     for ax, (col, lab) in zip(axes, cols, strict=True):
         ax.bar(range(len(df)), df[col], color=[STYLE[m][0] for m in df.method], alpha=0.8)
         ax.set_xticks(range(len(df)), [_label(c) for c in df.config], rotation=90, fontsize=6)
-        ax.set_title(lab, fontsize=8)
-    return fig, df
+        ax.set_xlabel("configuration", fontsize=7)
+        ax.set_ylabel(lab, fontsize=8)
+    return fig
 
 
 # ------------------------------------------------------------------ registry
@@ -306,6 +337,14 @@ def _fig1(ctx) -> FigureOutput:
     runs = ctx.input_list("runs")
     fig, df = fig1(ctx.input("bench"), perplexity_table(load_runs(runs)))
     return FigureOutput(fig, df, {"inputs": [str(p) for p in runs]})
+
+
+@STUDY.redraw("fig1", "fig2", "fig3", "fig4", "fig5")
+def _redraw(df, meta):
+    step = meta["step"]
+    if step in METRIC:
+        return draw_metric(df, *METRIC[step][1:])
+    return {"fig1": draw_fig1, "fig2": draw_fig2, "fig3": draw_fig3}[step](df)
 
 
 @STUDY.figure("fig2", "fig3", "fig4", "fig5")

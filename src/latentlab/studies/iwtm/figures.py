@@ -10,6 +10,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
+from latentlab.plotting import log_ticks
 from latentlab.studies.shape import FigureOutput
 
 from .claims import CLAIMS
@@ -40,6 +41,8 @@ def _acc_vs_k(df, base, dots, title, ctx):
                 if len(s2):
                     ax.plot(s2.K.mean(), 100 * s2.acc.mean(), mk, ms=9, label=m)
             ax.set_xscale("log")
+            # the sweep's K, and the other models' own K where it is not crowded
+            log_ticks(ax, g.K, extra=sub[sub.model != base].groupby("model").K.mean())
             ax.set_title(f"{d}, T={T}, {n}/class", fontsize=9)
             ax.set_xlabel("vocabulary size K (clusters)")
             ax.set_ylabel("test accuracy (%)")

@@ -21,20 +21,33 @@ def _raw_meta(path) -> dict:
 
 @STUDY.figure("fig2", settings=Fig2PlotSettings)
 def fig2(ctx) -> FigureOutput:
-    from latentlab.plotting import figure
 
     f2 = ctx.settings.fig2
     df = ctx.csv("traces")
+    fig = draw_fig2(df, f2.corpus, f2.K)
+    meta = _raw_meta(ctx.input("traces"))
+    return FigureOutput(fig, df, {k: meta.get(k) for k in ("corpus", "K", "em_iters", "tol")})
+
+
+def draw_fig2(df, corpus: str, K: int):
+    """Fig. 2 from its CSV: the objective per iteration, one panel per document."""
+    from latentlab.plotting import figure
+
     fig, axes = figure(1, 2, squeeze=False)
     for ax, (dname, g) in zip(axes[0], df.groupby("doc"), strict=True):
         for meth, gg in g.groupby("method"):
             ax.plot(gg.iteration, gg.objective, marker=".", label=meth)
-        ax.set_title(f"{dname} ({f2.corpus}, K={f2.K})")
+        ax.set_title(f"{dname} ({corpus}, K={K})")
         ax.set_xlabel("iteration")
         ax.set_ylabel("approximate objective (Eq. 21)")
         ax.legend()
-    meta = _raw_meta(ctx.input("traces"))
-    return FigureOutput(fig, df, {k: meta.get(k) for k in ("corpus", "K", "em_iters", "tol")})
+    return fig
+
+
+@STUDY.redraw("fig2")
+def _redraw_fig2(df, meta):
+    f2 = meta["settings"]["fig2"]
+    return draw_fig2(df, f2["corpus"], f2["K"])
 
 
 @STUDY.figure("fig5a", "fig5b")
@@ -84,15 +97,34 @@ def fig5(ctx) -> FigureOutput:
 def fig6(ctx) -> FigureOutput:
     """Fig. 6a (approximate bound) or 6b (held-out log likelihood) against wall-clock time,
     Laplace vs delta."""
-    from latentlab.plotting import figure
-
     df = ctx.csv("history")
-    col, ylabel = {
-        "fig6a": ("bound_per_word", "per-word approximate bound"),
-        "fig6b": ("heldout_per_word", "per-word held-out log likelihood"),
-    }[ctx.step]
+    col = FIG6[ctx.step][0]
     if "seed" not in df.columns:
         df["seed"] = 0
+    fig = draw_fig6(df, ctx.step, ctx.settings.fig6.corpus, ctx.settings.fig6.K)
+    meta = _raw_meta(ctx.input("history"))
+    keep = ("corpus", "K", "em_max_iter", "seeds")
+    return FigureOutput(fig, df[["method", "seed", "iter", "time_s", col]],
+                        {k: meta.get(k) for k in keep})  # fmt: skip
+
+
+FIG6 = {
+    "fig6a": ("bound_per_word", "per-word approximate bound"),
+    "fig6b": ("heldout_per_word", "per-word held-out log likelihood"),
+}
+
+
+@STUDY.redraw("fig6a", "fig6b")
+def _redraw_fig6(df, meta):
+    f6 = meta["settings"]["fig6"]
+    return draw_fig6(df, meta["step"], f6["corpus"], f6["K"])
+
+
+def draw_fig6(df, step: str, corpus: str, K: int):
+    """Fig. 6a/6b from the CSV: the measure against wall-clock time, one line per seed."""
+    from latentlab.plotting import figure
+
+    col, ylabel = FIG6[step]
     fig, ax = figure()
     colors = {}
     for (meth, seed), g in df.groupby(["method", "seed"]):
@@ -103,10 +135,6 @@ def fig6(ctx) -> FigureOutput:
     ax.set_xlabel("wall-clock time (s)")
     ax.set_ylabel(ylabel)
     n = df.seed.nunique()
-    ax.set_title(f"{ctx.settings.fig6.corpus}, K={ctx.settings.fig6.K}"
-                 + (f" ({n} seeds)" if n > 1 else ""))  # fmt: skip
+    ax.set_title(f"{corpus}, K={K}" + (f" ({n} seeds)" if n > 1 else ""))
     ax.legend()
-    meta = _raw_meta(ctx.input("history"))
-    keep = ("corpus", "K", "em_max_iter", "seeds")
-    return FigureOutput(fig, df[["method", "seed", "iter", "time_s", col]],
-                        {k: meta.get(k) for k in keep})  # fmt: skip
+    return fig

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from latentlab.plotting import figure
+from latentlab.plotting import figure, log_axis
 from latentlab.studies.shape import FigureOutput
 
 from . import demos
@@ -94,7 +94,13 @@ def heldout_curves(ctx):
     (4.3-4.5) or documents processed (4.6), from input ``curves`` (+ its ``info``)."""
     df = ctx.csv("curves")
     info = ctx.json("info")
-    x = "docs_seen" if ctx.step == "fig4_6" else "train_seconds"
+    f, cap = draw_curves(df, info, ctx.step)
+    return FigureOutput(f, df, {"caption": cap, "source": info})
+
+
+def draw_curves(df, info: dict, step: str):
+    """Figs 4.3-4.6 from their CSV (the curves) and the run's ``info``: (figure, caption)."""
+    x = "docs_seen" if step == "fig4_6" else "train_seconds"
     f, ax = figure(width=5, height=3.5)
     n_seeds = int(df["seed"].nunique()) if "seed" in df else 1
     for m, s in df.groupby("method", sort=False):
@@ -113,22 +119,35 @@ def heldout_curves(ctx):
         title=f"{info['dataset']} (K={info['K']}, {info['data_kind']}"
         + (f", mean and range of {n_seeds} seeds)" if n_seeds > 1 else ")"),
     )
+    log_axis(ax)
     ax.legend()
     cap = (
         f"Document-completion held-out LL vs {'time' if x == 'train_seconds' else 'documents'}"
         f"; dataset {info['dataset']} ({info['data_kind']})."
     )
-    return FigureOutput(f, df, {"caption": cap, "source": info})
+    return f, cap
+
+
+@STUDY.redraw("fig4_3", "fig4_4", "fig4_5", "fig4_6")
+def _redraw_curves(df, meta):
+    return draw_curves(df, meta["source"], meta["step"])[0]
 
 
 @STUDY.figure("fig4_7")
 def subsets(ctx):
     """Fig 4.7: SCVB0 on all documents vs batch VB on subsets (input ``curves``)."""
     df = ctx.csv("curves")
+    cap = "SCVB0 on all documents vs batch VB on subsets"
+    return FigureOutput(draw_subsets(df), df, {"caption": cap, "source": ctx.json("info")})
+
+
+@STUDY.redraw("fig4_7")
+def draw_subsets(df, meta=None):
+    """Fig 4.7 from its CSV."""
     f, ax = figure(width=5, height=3.5)
     for m, s in df.groupby("method", sort=False):
         ax.plot(s.train_seconds, s.heldout_ll, marker=".", label=m)
     ax.set(xscale="log", xlabel="training time (s)", ylabel="held-out log-likelihood per token")
+    log_axis(ax)
     ax.legend()
-    cap = "SCVB0 on all documents vs batch VB on subsets"
-    return FigureOutput(f, df, {"caption": cap, "source": ctx.json("info")})
+    return f

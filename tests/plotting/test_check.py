@@ -1,0 +1,249 @@
+"""The figure check on hand-made figures: each broken one fails for its reason, a
+well-made one passes, and write_figure refuses a broken figure."""
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from latentlab.outputs import write_figure
+from latentlab.plotting import figure
+from latentlab.plotting.check import FigureCheckError, check_figure, figure_problems
+
+
+def _good():
+    fig, axes = figure(1, 2, layout="constrained")
+    for i, ax in enumerate(axes):
+        ax.plot([1, 2, 3], [i, 2, 1], "o-", label="CVB0")
+        ax.set_title(f"panel {i}")
+        ax.set_xlabel("iteration")
+        ax.set_ylabel("perplexity (nats)")
+        ax.legend()
+    fig.suptitle("a good figure")
+    return fig
+
+
+def _kinds(problems):
+    return sorted({p.split(":")[0] for p in problems})
+
+
+def test_good_figure_passes():
+    fig = _good()
+    assert figure_problems(fig) == []
+    check_figure(fig)
+
+
+def test_overlapping_titles_fail():
+    # two rows without a layout engine: the lower panel's title sits on the upper
+    # panel's x label and tick labels (hdp_pcvb0 fig3's fault)
+    fig, axes = figure(2, 1, height=3.0, layout="none")  # no layout engine
+    for ax in axes:
+        ax.plot([0, 1], [0, 1])
+        ax.set_xlabel("time (s)")
+        ax.set_ylabel("y")
+        ax.set_title("a title long enough to be seen", fontsize=14)
+    problems = figure_problems(fig)
+    assert _kinds(problems) == ["overlap"]
+    assert any("title 'a title" in p and "x label 'time (s)'" in p for p in problems), problems
+    with pytest.raises(FigureCheckError, match="overlap"):
+        check_figure(fig, "hand-made")
+
+
+def test_overlap_across_axes_and_annotations():
+    fig, ax = figure()
+    ax.plot([0, 1], [0, 1])
+    ax.set_xlabel("x")
+    ax.set_ylabel("y")
+    ax.text(0.5, 0.5, "first note")
+    ax.text(0.5, 0.5, "second note")
+    problems = figure_problems(fig)
+    assert len(problems) == 1 and "first note" in problems[0] and "second note" in problems[0]
+
+
+def test_legend_over_text_fails():
+    fig, ax = figure()
+    ax.plot([0, 1], [0, 1], label="a long legend entry")
+    ax.set_xlabel("x")
+    ax.set_ylabel("y")
+    leg = ax.legend(loc="upper left")
+    fig.canvas.draw()
+    x0, y0 = ax.transAxes.inverted().transform(leg.get_window_extent().p0)
+    ax.text(x0 + 0.02, y0 + 0.02, "note under the legend", transform=ax.transAxes)
+    assert any("legend" in p and "note under" in p for p in figure_problems(fig))
+
+
+def test_missing_label_fails():
+    fig, ax = figure()
+    ax.plot([0, 1], [0, 1])
+    ax.set_xlabel("iteration")
+    problems = figure_problems(fig)
+    assert problems == ["label: axes 0 has y tick labels but no y label"]
+
+
+def test_shared_axes_and_suplabels_count():
+    fig, axes = figure(2, 2, sharex=True, sharey=True, layout="constrained")
+    for ax in axes.flat:
+        ax.plot([0, 1], [0, 1])
+        ax.label_outer()
+    axes[1, 0].set_xlabel("x (s)")  # one x label for the shared column group
+    assert _kinds(figure_problems(fig)) == ["label"]  # y is still unlabelled
+    fig.supylabel("y (nats)")
+    assert figure_problems(fig) == []
+
+
+def test_unlabelled_colorbar_fails_and_hidden_ticks_need_no_label():
+    fig, ax = figure()
+    im = ax.imshow(np.arange(9.0).reshape(3, 3))
+    ax.set_xticks([])
+    ax.set_yticks([])
+    cb = fig.colorbar(im, ax=ax)
+    problems = figure_problems(fig)
+    assert len(problems) == 1 and "colorbar" in problems[0] and problems[0].startswith("label")
+    cb.set_label("count")
+    assert figure_problems(fig) == []
+
+
+def test_empty_panel_fails_but_unused_slot_does_not():
+    fig, axes = figure(1, 3, layout="constrained")
+    axes[0].plot([0, 1], [0, 1])
+    axes[1].plot([], [])  # a line with no points is no data
+    for ax in axes[:2]:
+        ax.set_xlabel("x")
+        ax.set_ylabel("y")
+    axes[2].axis("off")  # an unused grid slot
+    problems = figure_problems(fig)
+    assert problems == ["empty: axes 1 has no data (no lines, collections, images, bars)"]
+
+
+def test_bars_images_and_tables_are_data():
+    fig, axes = figure(1, 3, layout="constrained")
+    axes[0].bar(["a", "b"], [1, 2])
+    axes[1].imshow(np.eye(3))
+    axes[2].axis("off")
+    axes[2].table(cellText=[["1", "2"]], loc="center")
+    for ax in axes[:2]:
+        ax.set_xlabel("x")
+        ax.set_ylabel("y")
+    assert figure_problems(fig) == []
+
+
+def test_crowded_log_minor_ticks_fail():
+    # iwtm fig4_1 / fig5_2: a log axis spanning less than a decade labels its minor
+    # ticks ("3x10^1 4x10^1 6x10^1"), which run into each other on a narrow panel
+    fig, ax = figure(width=2.0)
+    ax.semilogx([25, 50, 100, 200], [0.5, 0.6, 0.62, 0.65])
+    ax.set_xlabel("K (visual words)")
+    ax.set_ylabel("accuracy")
+    problems = figure_problems(fig)
+    assert problems and _kinds(problems) == ["overlap"]
+    assert all("x tick label" in p for p in problems)
+    # the fix: label the values plotted, no minor labels
+    from matplotlib.ticker import NullFormatter
+
+    ax.set_xticks([25, 50, 100, 200], ["25", "50", "100", "200"])
+    ax.xaxis.set_minor_formatter(NullFormatter())
+    assert figure_problems(fig) == []
+
+
+def test_write_figure_refuses_a_broken_figure(tmp_path, monkeypatch):
+    df = pd.DataFrame({"x": [0, 1]})
+    fig, ax = figure()
+    ax.plot([0, 1], [0, 1])
+    monkeypatch.delenv("LATENTLAB_FIGCHECK", raising=False)
+    with pytest.raises(FigureCheckError, match=r"(?s)f\.png.*no x label"):
+        write_figure(fig, tmp_path / "f.png", df, tmp_path / "f.csv", meta={})
+    assert not (tmp_path / "f.png").exists()
+
+    monkeypatch.setenv("LATENTLAB_FIGCHECK", "warn")
+    fig, ax = figure()
+    ax.plot([0, 1], [0, 1])
+    write_figure(fig, tmp_path / "f.png", df, tmp_path / "f.csv", meta={})
+    meta = json.loads((tmp_path / "f.meta.json").read_text())
+    assert meta["figure_check"]["mode"] == "warn"
+    assert len(meta["figure_check"]["problems"]) == 2
+
+    monkeypatch.setenv("LATENTLAB_FIGCHECK", "sometimes")
+    with pytest.raises(FigureCheckError, match="LATENTLAB_FIGCHECK"):
+        write_figure(_good(), tmp_path / "g.png", df, tmp_path / "g.csv")
+
+
+def test_write_figure_records_a_passing_check(tmp_path, monkeypatch):
+    monkeypatch.delenv("LATENTLAB_FIGCHECK", raising=False)
+    df = pd.DataFrame({"x": [0, 1]})
+    write_figure(_good(), tmp_path / "g.png", df, tmp_path / "g.csv", meta={"a": 1})
+    meta = json.loads((tmp_path / "g.meta.json").read_text())
+    assert meta["figure_check"] == {"mode": "error", "problems": []}
+
+
+def test_figures_check_command(tmp_path, monkeypatch, capsys):
+    from latentlab.cli import main
+
+    df = pd.DataFrame({"x": [0, 1]})
+    run = tmp_path / "run" / "study"
+    monkeypatch.delenv("LATENTLAB_FIGCHECK", raising=False)
+    write_figure(_good(), run / "fig1.png", df, run / "fig1.csv", meta={})
+    assert main(["figures", "check", str(tmp_path / "run")]) == 0
+    assert "1 figures, 1 passed" in capsys.readouterr().out
+
+    monkeypatch.setenv("LATENTLAB_FIGCHECK", "warn")
+    fig, ax = figure()
+    ax.plot([0, 1], [0, 1])
+    write_figure(fig, run / "fig2.png", df, run / "fig2.csv", meta={})
+    monkeypatch.setenv("LATENTLAB_FIGCHECK", "off")
+    write_figure(_good(), run / "fig3.png", df, run / "fig3.csv", meta={})
+    (run / "fig4.png").write_bytes(b"")  # not written by write_figure
+    assert main(["figures", "check", str(tmp_path / "run")]) == 1
+    out = capsys.readouterr().out
+    assert "fig2.png: 2 problem(s): label" in out
+    assert "fig3.png: written with LATENTLAB_FIGCHECK=off" in out
+    assert "fig4.png: no fig4.meta.json" in out
+    assert "4 figures, 1 passed the figure check, 3 did not" in out
+    assert main(["figures", "check", str(tmp_path / "nowhere")]) == 1
+
+
+def test_figures_redraw_from_csv(tmp_path, monkeypatch, capsys):
+    """A figure with a redraw function is drawn again from its CSV and metadata (the PNG
+    and the check record are replaced, the CSV is not touched); one without says so."""
+    from latentlab.cli import main
+
+    monkeypatch.delenv("LATENTLAB_FIGCHECK", raising=False)
+    df = pd.DataFrame(
+        {
+            "dataset": ["astroph"] * 4,
+            "config": ["cvb_AS", "cvb_AS", "pcvb0_AA", "pcvb0_AA"],
+            "k": [float("nan")] * 4,
+            "T": [50, 100, 50, 100],
+            "mean": [0.88, 0.89, 0.90, 0.91],
+            "std": [0.0, 0.01, 0.0, 0.01],
+            "count": [2] * 4,
+        }
+    )
+    csv = tmp_path / "fig5.csv"
+    df.to_csv(csv, index=False)
+    before = csv.read_bytes()
+    meta = {"study": "hdp_pcvb0", "step": "fig5", "run": "real", "settings": {}}
+    (tmp_path / "fig5.meta.json").write_text(json.dumps(meta))
+    assert main(["figures", "redraw", str(tmp_path / "fig5.png")]) == 0
+    assert (tmp_path / "fig5.png").stat().st_size > 0 and csv.read_bytes() == before
+    rec = json.loads((tmp_path / "fig5.meta.json").read_text())["figure_check"]
+    assert rec == {"mode": "error", "problems": []}
+
+    df.to_csv(tmp_path / "fig4_2.csv", index=False)
+    meta = {"study": "iwtm", "step": "fig4_2", "run": "real", "settings": {}}
+    (tmp_path / "fig4_2.meta.json").write_text(json.dumps(meta))
+    capsys.readouterr()
+    assert main(["figures", "redraw", str(tmp_path / "fig4_2.png")]) == 1
+    assert "no redraw function" in capsys.readouterr().out
+
+
+def test_log_axis_labels_a_short_log_axis_without_overlap():
+    from latentlab.plotting import log_axis
+
+    for hi in (45, 400, 1e5):  # under a decade, about one, several
+        fig, ax = figure(width=2.5)
+        ax.semilogx([25, hi], [0.5, 0.6])
+        ax.set_xlabel("documents processed")
+        ax.set_ylabel("held-out log-likelihood per token")
+        log_axis(ax)
+        assert figure_problems(fig) == [], hi
