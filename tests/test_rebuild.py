@@ -333,3 +333,13 @@ def test_rebuild_of_one_published_figure_agrees(clean_copy):
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
     assert "SAME    scvb0/fig4_3_cora.csv" in r.stdout
     assert "1/1 files agree with the published run" in r.stdout
+
+
+def test_a_value_or_skipped_column_never_keys_the_rows():
+    """A ledger's our_value (numbers and booleans) and a column the rule skips are values,
+    not labels: a change in them is a changed cell (or nothing), not a missing row."""
+    ref = _frame([["C1", "true", "a b"], ["C1", "0.5", "c d"]], ("claim_id", "our_value", "words"))
+    new = _frame([["C1", "false", "x y"], ["C1", "0.5", "z w"]], ("claim_id", "our_value", "words"))
+    assert diff.row_key(ref[["claim_id", "our_value"]], new[["claim_id", "our_value"]]) == []
+    problems = diff.compare_frames(ref, new, {"columns": ["words"]})
+    assert problems == ["row 0: our_value: golden 'true' vs ours 'false'"]

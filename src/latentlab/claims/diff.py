@@ -79,7 +79,13 @@ def cells_equal(a: pd.Series, b: pd.Series, rtol=RTOL, atol=ATOL) -> np.ndarray:
 
 
 def _text_columns(df: pd.DataFrame) -> list[str]:
-    return [c for c in df.columns if pd.to_numeric(df[c], errors="coerce").isna().any()]
+    """Columns of labels: no cell is a number (a column of values, such as a ledger's
+    ``our_value`` with its numbers and booleans, is never part of a row's key)."""
+    return [
+        c
+        for c in df.columns
+        if pd.to_numeric(df[c][df[c] != ""], errors="coerce").isna().all() and len(df)
+    ]
 
 
 def row_key(ref: pd.DataFrame, new: pd.DataFrame) -> list[str]:
@@ -125,7 +131,9 @@ def diff_frames(
             + (f" (only in {b}: {only_new})" if only_new else "")
         )
     common = [c for c in ref.columns if c in new.columns]
-    key = row_key(ref[common], new[common]) if common else []
+    skip_cols = set(rule.get("columns", []))
+    stable = [c for c in common if c not in skip_cols]  # a skipped column keys no row
+    key = row_key(ref[stable], new[stable]) if stable else []
     if key:
         rk = ref[key].astype(str).agg("\x1f".join, axis=1)
         nk = new[key].astype(str).agg("\x1f".join, axis=1)
@@ -148,7 +156,6 @@ def diff_frames(
             problems.append(f"{kind} row ({where}): {_show(row)}")
     if rule.get("shape_only"):
         return problems, []
-    skip_cols = set(rule.get("columns", []))
     skip_rows = np.zeros(len(ref_i), bool)
     for col, values in (rule.get("rows") or {}).items():
         if col in ref_i.columns:  # {column: [values]} rows whose cells vary with timing
