@@ -16,23 +16,16 @@ spread. Exit code 1 lists every difference.
 from __future__ import annotations
 
 import argparse
-import fnmatch
-import re
 import shutil
 import sys
 from pathlib import Path
 
-import numpy as np
-import pandas as pd
-import yaml
+from latentlab.claims import diff
 
 ROOT = Path(__file__).resolve().parents[1]
 PATTERNS = ("*/claims.csv", "*/fig*.csv", "*/table*.csv")
-RTOL, ATOL = 1e-9, 1e-12
-
-
-def _load_volatile(path: Path) -> dict:
-    return yaml.safe_load(path.read_text()) if path.exists() else {}
+RTOL, ATOL = diff.RTOL, diff.ATOL
+_load_volatile = diff.load_volatile
 
 
 def _golden_files(root: Path) -> list[Path]:
@@ -43,63 +36,12 @@ def _golden_files(root: Path) -> list[Path]:
 
 
 def _rule_for(rel: str, volatile: dict) -> dict | None:
-    for pat, rule in volatile.items():
-        if fnmatch.fnmatch(rel, pat):
-            return rule or {}
-    return None
-
-
-_NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
-
-
-def _text_close(a: str, b: str, rtol: float, atol: float) -> bool:
-    """Text cells with numbers inside (a rule's JSON, "A 1.23 vs B 4.56"): the same text
-    around the numbers, and the numbers within the file's tolerance."""
-    if a == b:
-        return True
-    if _NUMBER.split(a) != _NUMBER.split(b):
-        return False
-    na = [float(x) for x in _NUMBER.findall(a)]
-    nb = [float(x) for x in _NUMBER.findall(b)]
-    return len(na) == len(nb) and bool(np.allclose(na, nb, rtol=rtol, atol=atol))
-
-
-def _cells_equal(a: pd.Series, b: pd.Series, rtol=RTOL, atol=ATOL) -> np.ndarray:
-    an = pd.to_numeric(a, errors="coerce")
-    bn = pd.to_numeric(b, errors="coerce")
-    both_num = an.notna() & bn.notna()
-    eq = np.array([_text_close(x, y, rtol, atol) for x, y in zip(a.astype(str), b.astype(str),
-                                                                    strict=True)])  # fmt: skip
-    num = np.isclose(an.to_numpy(float), bn.to_numpy(float), rtol=rtol, atol=atol)
-    return np.where(both_num.to_numpy(), num, eq)
+    return diff.rule_for(rel, volatile)
 
 
 def compare_file(golden: Path, ours: Path, rule: dict | None) -> list[str]:
-    g = pd.read_csv(golden, dtype=str, keep_default_na=False)
-    o = pd.read_csv(ours, dtype=str, keep_default_na=False)
-    if list(g.columns) != list(o.columns):
-        return [f"columns differ: golden {list(g.columns)} vs ours {list(o.columns)}"]
-    if len(g) != len(o):
-        return [f"{len(g)} golden rows vs {len(o)} ours"]
-    rule = rule or {}
-    if rule.get("shape_only"):
-        return []
-    skip_cols = set(rule.get("columns", []))
-    skip_rows = np.zeros(len(g), bool)
-    if "rows" in rule:  # {column: [values]} rows whose non-key cells vary with timing
-        for col, values in rule["rows"].items():
-            skip_rows |= g[col].isin([str(v) for v in values]).to_numpy()
-    problems = []
-    for col in g.columns:
-        if col in skip_cols:
-            continue
-        ok = _cells_equal(g[col], o[col], rule.get("rtol", RTOL), rule.get("atol", ATOL))
-        ok |= skip_rows
-        for i in np.flatnonzero(~ok)[:5]:
-            problems.append(f"row {i} column {col}: golden {g[col][i]!r} vs ours {o[col][i]!r}")
-        if (~ok).sum() > 5:
-            problems.append(f"column {col}: {(~ok).sum()} cells differ in all")
-    return problems
+    """Every difference of one file (latentlab.claims.diff), golden vs ours."""
+    return diff.compare_file(golden, ours, rule, names=("golden", "ours"))
 
 
 def compare_trees(golden: Path, results: Path, volatile: dict, only: str | None = None) -> int:

@@ -1,6 +1,9 @@
 """Finish a published run (latentlab.claims.publish): bench_targets.csv per study,
 PUBLISHED.json, and the README's overview block; or check that all of it is current.
 
+    python scripts/publish_run.py --copy-from results/real scvb0 tir
+                                                   # publish studies the workflow just
+                                                   # rebuilt (scripts/run_real.sh does)
     python scripts/publish_run.py                  # after scripts/run_real.sh
     python scripts/publish_run.py --check          # what CI runs: exit 1 on any problem
     python scripts/publish_run.py --stamp-commit C --stamp-config config/real.yaml
@@ -24,7 +27,14 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--run-dir", default="results/real")
+    p.add_argument("--run-dir", default="published/real", help="the published run")
+    p.add_argument(
+        "--copy-from",
+        metavar="DIR",
+        help="copy the named studies' outputs and every dataset summary from the workflow's "
+        "run folder DIR (results/real) into --run-dir, then stop",
+    )
+    p.add_argument("studies", nargs="*", help="with --copy-from: the studies to publish")
     p.add_argument("--benchmarks", default=None, help="default: benchmarks/{run}")
     p.add_argument("--readme", default="README.md")
     p.add_argument("--check", action="store_true", help="only check; write nothing")
@@ -39,6 +49,15 @@ def main(argv=None) -> int:
     a = p.parse_args(argv)
     run_dir = ROOT / a.run_dir
     readme = ROOT / a.readme
+    if a.copy_from:
+        for s in a.studies:
+            n = len(publish.copy_study(ROOT / a.copy_from, run_dir, s))
+            print(f"published {n} files of {s} into {a.run_dir}/{s}")
+        n = len(publish.copy_summaries(ROOT / a.copy_from, run_dir))
+        print(f"published {n} dataset summaries into {a.run_dir}/data")
+        return 0
+    if a.studies:
+        p.error("studies are named only with --copy-from")
     os.environ.setdefault(COMMIT_ENV, source_commit(ROOT))
     block = publish.readme_overview(run_dir, link=os.path.relpath(run_dir, readme.parent))
     text = readme.read_text()

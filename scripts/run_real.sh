@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Rebuild and publish the `real` run: each study from scratch (--forceall) and timed on its
-# own, then REPORT.md over every published study, then scripts/publish_run.py (bench_targets.csv,
-# PUBLISHED.json, the README overview). Commit results/real/ afterwards (.gitignore keeps
-# data and model files out).
+# Rebuild and publish the `real` run: each study from scratch (--forceall, into results/real/
+# like any run) and timed on its own, its outputs then copied into published/real/ (where the
+# workflow never writes); then REPORT.md over every published study, then
+# scripts/publish_run.py (bench_targets.csv, PUBLISHED.json, the README overview). Commit
+# published/real/ afterwards (.gitignore keeps data and model files out).
 #   LATENTLAB_MIRROR=../shared/data bash scripts/run_real.sh [--cores N] [study ...]
 # Without studies: every study of config/real.yaml.
 set -euo pipefail
@@ -17,8 +18,9 @@ if [[ ${#studies[@]} -eq 0 ]]; then
   mapfile -t studies < <(python -c \
     "import yaml; print('\n'.join(yaml.safe_load(open('config/real.yaml'))['studies']))")
 fi
-times=results/real/run_times.tsv
-mkdir -p results/real
+pub=published/real
+times=$pub/run_times.tsv
+mkdir -p $pub
 [[ -f $times ]] || printf 'study\tstart\tend\twall_seconds\tcores\tcommand\tnote\n' >"$times"
 for s in "${studies[@]}"; do
   cmd="snakemake --cores $cores --configfile=config/real.yaml --forceall $s"
@@ -32,10 +34,11 @@ print(round(collect('benchmarks/real/$s').iloc[-1].cpu_seconds / 60, 1))")
   printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$s" "$start" "$(date -u +%FT%TZ)" $((t1 - t0)) \
     "$cores" "$cmd" "15-min load average at the end: $load; the jobs' CPU time adds up to $cpu min" \
     >>"$times"
+  python scripts/publish_run.py --copy-from results/real "$s"
 done
-# the report over every study that has a ledger (re-run now or committed): the CLI, not the
-# report rule, which would rebuild the other studies' intermediate files first
-python -m latentlab claims report --run real --out results/real/REPORT.md \
-  --claims results/real/*/claims.csv --figures results/real/*/*.png \
-  --summaries results/real/data/*/summary.json
-python scripts/publish_run.py --run-dir results/real
+# the report over every published study (re-run now or committed): the CLI, not the report
+# rule, which would rebuild the other studies' intermediate files first
+python -m latentlab claims report --run real --out $pub/REPORT.md \
+  --claims $pub/*/claims.csv --figures $pub/*/*.png \
+  --summaries $pub/data/*/summary.json
+python scripts/publish_run.py --run-dir $pub

@@ -1,4 +1,4 @@
-"""The published `real` run (results/real, latentlab.claims.publish): its ledgers parse,
+"""The published `real` run (published/real, latentlab.claims.publish): its ledgers parse,
 their claim ids are the ones the code emits, every output records its provenance, and
 the README shows its current overview."""
 
@@ -18,7 +18,7 @@ from latentlab.errors import DataError
 from latentlab.studies.shape import load_study
 
 ROOT = Path(__file__).resolve().parents[1]
-RUN = ROOT / "results" / "real"
+RUN = ROOT / "published" / "real"
 PUBLISHED = [d.name for d in publish.study_dirs(RUN)] if RUN.is_dir() else []
 
 
@@ -44,7 +44,7 @@ def test_published_run_is_complete():
 
 
 def test_readme_shows_the_current_overview():
-    block = publish.readme_overview(RUN, link="results/real")
+    block = publish.readme_overview(RUN, link="published/real")
     assert block in (ROOT / "README.md").read_text()
 
 
@@ -118,7 +118,7 @@ def test_check_names_a_study_without_a_time(run):
 
 
 def test_readme_block_counts_verdicts_and_replaces_between_markers(run):
-    block = publish.readme_overview(run, link="results/real")
+    block = publish.readme_overview(run, link="published/real")
     assert "| toy | synthetic | 1 |" in block and "| toy | identity | 1 |" in block
     assert "10.0 min" in block and "idle" in block
     text = f"intro\n{publish.README_START}\nold\n{publish.README_END}\nrest\n"
@@ -136,20 +136,25 @@ def test_missing_times_is_a_clear_error(run):
 
 @pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
 def test_gitignore_publishes_exactly_the_published_files():
-    """.gitignore's whitelist for results/real and published_files() agree."""
+    """.gitignore's whitelist for published/real and published_files() agree; nothing the
+    workflow writes under results/ is committed, the `real` run included."""
     probe = {
-        "results/real/REPORT.md": True,
-        "results/real/run_times.tsv": True,
-        "results/real/data/kos/summary.json": True,
-        "results/real/data/kos/dataset.npz": False,
-        "results/real/toy/claims.csv": True,
-        "results/real/toy/fig1.png": True,
-        "results/real/toy/table1.md": True,
-        "results/real/toy/fig1.meta.json": True,
-        "results/real/toy/timing.json": False,
-        "results/real/toy/text_enron_trace.csv": False,
-        "results/real/toy/model.npz": False,
-        "results/real/toy/runs/a.csv": False,
+        "published/real/REPORT.md": True,
+        "published/real/run_times.tsv": True,
+        "published/real/PUBLISHED.json": True,
+        "published/real/data/kos/summary.json": True,
+        "published/real/data/kos/dataset.npz": False,
+        "published/real/toy/claims.csv": True,
+        "published/real/toy/fig1.png": True,
+        "published/real/toy/table1.md": True,
+        "published/real/toy/fig1.meta.json": True,
+        "published/real/toy/timing.json": False,
+        "published/real/toy/text_enron_trace.csv": False,
+        "published/real/toy/model.npz": False,
+        "published/real/toy/runs/a.csv": False,
+        "results/real/toy/claims.csv": False,
+        "results/real/REPORT.md": False,
+        "results/real/data/kos/summary.json": False,
         "results/smoke/toy/claims.csv": False,
     }
     for path, published in probe.items():
@@ -158,8 +163,32 @@ def test_gitignore_publishes_exactly_the_published_files():
             pytest.skip("not a git checkout")
         assert (r.returncode == 1) == published, path
         name = Path(path).name
-        if path.startswith("results/real/") and path.count("/") == 3 and "/data/" not in path:
+        if path.startswith("published/real/") and path.count("/") == 3 and "/data/" not in path:
             published_by_rule = name.endswith(publish.PUBLISHED_SUFFIXES) and not name.endswith(
                 publish.UNPUBLISHED_SUFFIXES
             )
             assert published_by_rule == published, path
+
+
+def test_copy_study_replaces_the_published_files_and_copies_summaries(run, tmp_path):
+    """Publishing copies a study's top-level outputs from the workflow's run folder and
+    drops a published file the study no longer writes; model files stay behind."""
+    dest = tmp_path / "published" / "real"
+    (dest / "toy").mkdir(parents=True)
+    (dest / "toy" / "fig_gone.csv").write_text("x\n1\n")
+    (run / "data" / "kos").mkdir(parents=True)
+    (run / "data" / "kos" / "summary.json").write_text("{}")
+    (run / "data" / "kos" / "dataset.npz").write_bytes(b"npz")
+    copied = publish.copy_study(run, dest, "toy")
+    assert sorted(p.name for p in copied) == [
+        "claims.csv",
+        "fig1.csv",
+        "fig1.meta.json",
+        "fig1.png",
+    ]
+    assert not (dest / "toy" / "fig_gone.csv").exists()
+    assert not (dest / "toy" / "runs").exists() and not (dest / "toy" / "timing.json").exists()
+    assert publish.copy_summaries(run, dest) == [dest / "data" / "kos" / "summary.json"]
+    assert not (dest / "data" / "kos" / "dataset.npz").exists()
+    with pytest.raises(DataError, match="claims.csv"):
+        publish.copy_study(run, dest, "absent")

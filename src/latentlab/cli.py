@@ -5,6 +5,7 @@ Groups are discovered, so a study adds commands without editing this file:
 * ``latentlab.data.cli``                 -> ``latentlab data ...``
 * ``latentlab.claims.cli``               -> ``latentlab claims ...`` / ``report``
 * ``latentlab.plotting.cli``             -> ``latentlab figures check RUN_DIR``
+* ``latentlab.rebuild``                  -> ``latentlab rebuild PUBLISHED_FILE ...``
 * ``latentlab.studies.<study>.cli``      -> ``latentlab <study> ...``
 
 Each such module defines ``register(subparsers)`` that adds one parser for its group
@@ -22,7 +23,12 @@ import sys
 
 import latentlab
 
-CORE_GROUPS = ["latentlab.data.cli", "latentlab.claims.cli", "latentlab.plotting.cli"]
+CORE_GROUPS = [
+    "latentlab.data.cli",
+    "latentlab.claims.cli",
+    "latentlab.plotting.cli",
+    "latentlab.rebuild",
+]
 
 
 def _group_modules() -> list[str]:

@@ -1,16 +1,21 @@
 """The published run: the `real` run's figures, tables, ledgers and report, committed.
 
-``results/{run}/{study}/`` holds, at its top level, exactly what a reader needs (figure
-PNG + CSV, table CSV + Markdown, ``claims.csv``, ``bench.csv``, ``bench_targets.csv``
-and every ``.meta.json``); model files live in subfolders and are not published
-(``.gitignore``). ``run_times.tsv`` records each study's wall time and ``PUBLISHED.json``
-the provenance of the whole run. The README shows the overview between two markers.
+The workflow writes every run under ``results/{run}/`` (never committed); publishing copies
+what a reader needs into ``published/{run}/``, a tree the workflow never writes, so on a
+fresh clone Snakemake builds ``results/real/...`` instead of taking the committed copy as
+its own up-to-date output (``latentlab rebuild`` then compares the two). A study folder
+holds, at its top level, exactly what a reader needs (figure PNG + CSV, table CSV +
+Markdown, ``claims.csv``, ``bench.csv``, ``bench_targets.csv`` and every ``.meta.json``);
+model files live in subfolders and are not published (``.gitignore``). ``run_times.tsv``
+records each study's wall time and ``PUBLISHED.json`` the provenance of the whole run. The
+README shows the overview between two markers.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import json
+import shutil
 from pathlib import Path
 
 import pandas as pd
@@ -20,7 +25,8 @@ from latentlab.claims.report import _md_table, overview
 from latentlab.errors import DataError
 from latentlab.provenance import COMMIT_ENV, CONFIG_ENV, machine
 
-# the same rule as .gitignore's whitelist for results/real/*/
+PUBLISHED_ROOT = "published"  # published/{run}/, beside results/{run}/ that the workflow writes
+# the same rule as .gitignore's whitelist for published/real/*/
 PUBLISHED_SUFFIXES = (".png", ".csv", ".md", ".meta.json")
 UNPUBLISHED_SUFFIXES = ("_trace.csv", "_trace.meta.json")  # sampler traces: intermediate
 README_START = "<!-- published-overview:start -->"
@@ -68,7 +74,35 @@ def read_times(run_dir: str | Path) -> pd.DataFrame:
     return t.drop_duplicates("study", keep="last").reset_index(drop=True)
 
 
-def readme_overview(run_dir: str | Path, link: str = "results/real") -> str:
+def copy_study(src_run: str | Path, dest_run: str | Path, study: str) -> list[Path]:
+    """Publish one study: its published files under ``src_run`` (a workflow run folder,
+    ``results/real``) replace those under ``dest_run`` (``published/real``); a file the
+    study no longer writes is removed. Returns the copied files."""
+    src, dest = Path(src_run) / study, Path(dest_run) / study
+    if not (src / "claims.csv").exists():
+        raise DataError(src, "no claims.csv: run the study before publishing it")
+    dest.mkdir(parents=True, exist_ok=True)
+    for old in published_files(dest):
+        old.unlink()
+    copied = []
+    for p in published_files(src):
+        shutil.copy2(p, dest / p.name)
+        copied.append(dest / p.name)
+    return copied
+
+
+def copy_summaries(src_run: str | Path, dest_run: str | Path) -> list[Path]:
+    """Publish every dataset summary of ``src_run`` (``data/*/summary.json``)."""
+    copied = []
+    for p in sorted(Path(src_run).glob("data/*/summary.json")):
+        out = Path(dest_run) / "data" / p.parent.name / "summary.json"
+        out.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(p, out)
+        copied.append(out)
+    return copied
+
+
+def readme_overview(run_dir: str | Path, link: str = "published/real") -> str:
     """The README block: verdict counts per study and data kind, and each study's time;
     ``link`` is the run folder relative to the README."""
     run_dir = Path(run_dir)
