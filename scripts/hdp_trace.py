@@ -8,7 +8,7 @@ exists, inner iterations, converged). Also prints the unigram perplexity of the 
 
     PYTHONPATH=src python scripts/hdp_trace.py results/real/data/kos/dataset.npz \\
         --T 300 --iterations 40 --configs cvb0_AA pcvb0_AA --inits literal per_V \\
-        --out results/real/reversals/hdp_pcvb0_T300_trace.csv
+        --out published/real/reversals/hdp_pcvb0_T300_traces.csv
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Diagnostics of TIR's l recovery by in-degree (issue 22 case 3; evidence for
-results/real/reversals/tir_l_recovery.md).
+published/real/REVERSALS.md (case 3)).
 
 A corpus from the study's generator at config/real.yaml's synth_tir settings (seed given on
 the command line), then the L1 error, bias and correlation of l-hat against the true l,

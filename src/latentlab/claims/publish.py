@@ -131,6 +131,15 @@ def readme_overview(run_dir: str | Path, link: str = "published/real") -> str:
             "",
             _md_table(ov),
             "",
+            *(
+                [
+                    f"Results that reverse their document, and whether each is the method or "
+                    f"a bug: [{rel}/REVERSALS.md]({rel}/REVERSALS.md).",
+                    "",
+                ]
+                if (run_dir / "REVERSALS.md").exists()
+                else []
+            ),
             "Wall time of each study's run (`run_times.tsv`):",
             "",
             _md_table(pd.DataFrame(rows)),

@@ -77,6 +77,12 @@ def build_report(
         "apart from empirical claims). Figures are listed with the CSV of the numbers they plot.",
         "",
     ]
+    if (base / "REVERSALS.md").exists():  # the published run's page of issue 22's cases
+        lines += [
+            "**Read [REVERSALS.md](REVERSALS.md) first**: the results that reverse their "
+            "document, each checked on data with a known answer (bug or stands).",
+            "",
+        ]
     frames = []
     for path in claims:
         df = read_claims(path)

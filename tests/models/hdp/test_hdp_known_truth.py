@@ -10,7 +10,7 @@ for 15 × 400 topic-word parameters) keeps any fit above the oracle, while a fit
 topic structure sits at the unigram; halfway separates the two without being fitted to
 our own numbers (the same rule as issue 21's "at most half the document's gap").
 
-Outcome (results/real/reversals/hdp_pcvb0_T300.md): from the document's initialisation
+Outcome (published/real/REVERSALS.md): from the document's initialisation
 (Sec 6, §3.7: α0π_k = β0τ_v = 0.1/T, q ∝ 0.1 + u) six configurations recover the model at
 T = 300; CVB0 AA and PCVB0 AA stay at the symmetric state (unigram-level perplexity):
 estimated from the near-uniform q of the first sweep, β0 is large, and the learned τ

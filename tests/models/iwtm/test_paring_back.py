@@ -8,7 +8,7 @@ CAVI and for SVI is one function of one state, and exact CAVI pares back.
   the ELBO (C8, ``test_cavi.py``) and, on three well separated blobs, never raises the
   number of clusters in use (n_c >= 1, digest pitfall 14). The published +1 / +2 rises on
   scene13 come from runs outside this regime (minibatch noise at rho < 1, sparse top-C
-  candidates and simulated reordering at rho = 1); see REVERSALS.md.
+  candidates and simulated reordering at rho = 1); see published/real/REVERSALS.md.
 """
 
 from __future__ import annotations

@@ -921,7 +921,7 @@ EVIDENCE = (
     "checked (issue 22): the weights are unbiased for the exact likelihood at every "
     "snapshot (tests/evaluation/ais/test_ais_unbiased.py); with S=1 (the document's, fn 6) "
     "the log estimate is low by about Var(log w)/2, accumulated over the links; see "
-    "results/real/reversals/ais_eval_iteration_ais.md"
+    "published/real/REVERSALS.md (case 4)"
 )
 
 

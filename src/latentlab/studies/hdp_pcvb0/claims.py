@@ -361,7 +361,7 @@ def _private(where, statement, paper_value, names):
 
 PAPER_T = (100, 200, 300)  # Sec 6: T ∈ {100, 200, 300} in Fig 3 left
 REVERSAL = (
-    "results/real/reversals/hdp_pcvb0_T300.md (issue 22 case 1: at T = 300 the zero-order "
+    "published/real/REVERSALS.md (issue 22 case 1: at T = 300 the zero-order "
     "methods stay at the symmetric, unigram-level state from the document's initialisation; "
     "reproduced on data with known topics by tests/models/hdp/test_hdp_known_truth.py)"
 )

@@ -899,7 +899,7 @@ def _(ctx):
             f"largest per-iteration rise per rho (over seeds): {per}; exact CAVI (dense, "
             "fixed order) pares back on 3 blobs (tests/models/iwtm/test_paring_back.py): "
             "the rises come from minibatch noise (rho < 1) and sparse top-C / reordering "
-            "(rho = 1), see REVERSALS.md")  # fmt: skip
+            "(rho = 1), see published/real/REVERSALS.md")  # fmt: skip
 
     res = _each(ctx, "svi", f)
     for ds, df in _frames(ctx, "pareback").items():  # Fig 7.1 analogue: a Gaussian DPM

@@ -34,7 +34,7 @@ REAL_CFG = "config/real.yaml (Cora)"
 RECOVERY_EVIDENCE = (
     "evidence: tests/models/tir/test_tir_l_recovery.py (exact sweep = enumerated posterior; "
     "regression = generic optimiser; every estimator's error falls with the citers per "
-    "cited document) and results/real/reversals/tir_l_recovery.md"
+    "cited document) and published/real/REVERSALS.md (case 3)"
 )
 # "Most" is the claim; the document's fractions (0.84-0.92) are its size on ACL/NIPS, not a
 # threshold for another corpus.
