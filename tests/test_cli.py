@@ -80,3 +80,15 @@ def test_claims_step_registers_every_part():
     cli.build_parser(["hdp_pcvb0", "claims", "--params", "{}"])
     assert {"perplexity", "fig3", "bench", "claims"} <= set(STUDY.steps)
     STUDY.check_claims()
+
+
+def test_core_group_builds_only_itself():
+    code = (
+        "import sys; from latentlab.cli import build_parser; "
+        "p = build_parser(['data', 'list']); a = p.parse_args(['data', 'list']); "
+        "assert callable(a.func); "
+        "print(sorted(m for m in sys.modules if m.startswith('latentlab.studies.')))"
+    )
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "[]"

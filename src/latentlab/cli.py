@@ -41,8 +41,14 @@ def _wanted(argv: list[str] | None) -> tuple[str | None, str | None]:
     return (words[0] if words else None), (words[1] if len(words) > 1 else None)
 
 
+CORE_BY_NAME = {"data": "latentlab.data.cli", "claims": "latentlab.claims.cli"}
+
+
 def _study_module(group: str | None) -> str | None:
-    """``latentlab.studies.<group>.cli`` when ``group`` names a study, else None."""
+    """The one module of ``group``: a core group's, or ``latentlab.studies.<group>.cli``
+    when ``group`` names a study; else None."""
+    if group in CORE_BY_NAME:
+        return CORE_BY_NAME[group]
     if not group or not group.isidentifier():
         return None
     from importlib.util import find_spec
@@ -68,6 +74,9 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=latentlab.__version__)
     parser.add_argument("-v", "--verbose", action="store_true", help="debug logging")
     sub = parser.add_subparsers(dest="group", metavar="GROUP")
+    if only in CORE_GROUPS:
+        importlib.import_module(only).register(sub)
+        return parser
     if only is not None:
         importlib.import_module(only).register(sub, step=step)
         return parser
