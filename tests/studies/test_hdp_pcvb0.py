@@ -199,3 +199,28 @@ def test_tolerance_change_reruns_only_the_claims(tmp_path, rules_changed):
     assert rules_changed(
         "hdp_pcvb0", {"hdp_pcvb0": {"claims": {"win_fraction": 0.6}}}, tmp_path
     ) == {"hdp_pcvb0_claims"}
+
+
+def test_bench_trace_has_a_sweep_even_with_no_time_budget():
+    """The library comparison's PCVB0 trace: a budget already spent by the initialisation
+    (a loaded machine, a tiny smoke budget) still gives one sweep, not an empty trace."""
+    from types import SimpleNamespace
+
+    from latentlab.studies.hdp_pcvb0.bench import timed_trace
+
+    class Fake:
+        iteration = 0
+
+        def _init(self, train):
+            self.train = train
+
+        def step(self):
+            self.iteration += 1
+
+        def perplexity(self, test):
+            return 100.0 / self.iteration
+
+    tr = timed_trace(Fake(), SimpleNamespace(train="tr", test="te"), secs=0.0)
+    assert tr.shape == (1, 2) and tr[0, 1] == 100.0
+    tr = timed_trace(Fake(), SimpleNamespace(train="tr", test="te"), secs=1e9, max_iter=3)
+    assert tr.shape == (3, 2) and list(tr[:, 1]) == [100.0, 50.0, 100.0 / 3]
