@@ -23,3 +23,21 @@ def test_collect_refuses_empty_or_foreign(tmp_path):
     (tmp_path / "x.tsv").write_text("a\tb\n1\t2\n")
     with pytest.raises(DataError, match="lacks"):
         collect(tmp_path)
+
+
+def test_by_study_sums_cpu_per_study(tmp_path):
+    from latentlab.bench_targets import by_study
+
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "a" / "x.tsv").write_text(HEAD + "3.0\t0:00:03\t1\t2\t1\t1\t0\t0\t90\t2.5\n")
+    (tmp_path / "a" / "y.tsv").write_text(HEAD + "1.0\t0:00:01\t1\t2\t1\t1\t0\t0\t90\t0.5\n")
+    (tmp_path / "b" / "z.tsv").write_text(HEAD + "4.0\t0:00:04\t1\t2\t1\t1\t0\t0\t90\t4.0\n")
+    df = by_study(tmp_path)
+    assert df.study.tolist() == ["a", "b", "total"]
+    assert df.jobs.tolist() == [2, 1, 3]
+    assert df.cpu_seconds.tolist() == [3.0, 4.0, 7.0]
+    assert df.job_seconds.tolist() == [4.0, 4.0, 8.0]
+    with pytest.raises(DataError, match="no study folders"):
+        by_study(tmp_path / "empty")

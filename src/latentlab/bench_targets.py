@@ -50,3 +50,25 @@ def write(bench_dir: str | Path, out: str | Path, **meta) -> pd.DataFrame:
     df = collect(bench_dir)
     write_table(df, out, meta={"source": str(bench_dir), "provenance": provenance(), **meta})
     return df
+
+
+def by_study(run_dir: str | Path) -> pd.DataFrame:
+    """Cost of a whole run per study from ``benchmarks/{run}/<study>/*.tsv`` (``run_dir``
+    is ``benchmarks/{run}``): jobs, summed CPU seconds and summed job wall seconds, one row
+    per sub-folder, then a ``total`` row. CPU seconds are the load-robust measure (the job
+    wall seconds of parallel jobs overlap and stretch under load)."""
+    run_dir = Path(run_dir)
+    rows = []
+    for d in sorted(p for p in run_dir.iterdir() if p.is_dir()) if run_dir.is_dir() else []:
+        if not any(d.glob("*.tsv")):
+            continue
+        t = collect(d)
+        jobs = t[t.target != "total"]
+        rows.append({"study": d.name, "jobs": len(jobs), "cpu_seconds": jobs.cpu_seconds.sum(),
+                     "job_seconds": jobs.seconds.sum()})  # fmt: skip
+    if not rows:
+        raise DataError(run_dir, "no study folders with Snakemake benchmark files (*.tsv)")
+    df = pd.DataFrame(rows)
+    total = {"study": "total", "jobs": int(df.jobs.sum()), "cpu_seconds": df.cpu_seconds.sum(),
+             "job_seconds": df.job_seconds.sum()}  # fmt: skip
+    return pd.concat([df, pd.DataFrame([total])], ignore_index=True)

@@ -41,7 +41,38 @@ def _group_modules() -> list[str]:
     return mods
 
 
-def build_parser() -> argparse.ArgumentParser:
+def _wanted(argv: list[str] | None) -> tuple[str | None, str | None]:
+    """The group and step the command line names (its first two words; the top-level
+    options take no value), or None."""
+    words = [a for a in (sys.argv[1:] if argv is None else argv) if not a.startswith("-")]
+    return (words[0] if words else None), (words[1] if len(words) > 1 else None)
+
+
+CORE_BY_NAME = {"data": "latentlab.data.cli", "claims": "latentlab.claims.cli"}
+
+
+def _study_module(group: str | None) -> str | None:
+    """The one module of ``group``: a core group's, or ``latentlab.studies.<group>.cli``
+    when ``group`` names a study; else None."""
+    if group in CORE_BY_NAME:
+        return CORE_BY_NAME[group]
+    if not group or not group.isidentifier():
+        return None
+    from importlib.util import find_spec
+
+    name = f"latentlab.studies.{group}"
+    if find_spec(name) is None or find_spec(f"{name}.cli") is None:
+        return None
+    return f"{name}.cli"
+
+
+def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
+    """The parser; with ``argv`` naming a study and a step (``latentlab hdp_pcvb0
+    perplexity ...``), only that study's group is built, importing only the modules up to
+    the one holding the step (each Snakemake job is one such process: importing every
+    study costs seconds of CPU per job). Anything else builds every group."""
+    group, step = _wanted(argv) if argv is not None else (None, None)
+    only = _study_module(group)
     parser = argparse.ArgumentParser(
         prog="latentlab",
         description="latentlab: data preparation and study steps called by the Snakemake rules. "
@@ -50,6 +81,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=latentlab.__version__)
     parser.add_argument("-v", "--verbose", action="store_true", help="debug logging")
     sub = parser.add_subparsers(dest="group", metavar="GROUP")
+    if only in CORE_GROUPS:
+        importlib.import_module(only).register(sub)
+        return parser
+    if only is not None:
+        importlib.import_module(only).register(sub, step=step)
+        return parser
     for name in _group_modules():
         try:
             mod = importlib.import_module(name)
@@ -62,7 +99,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(argv)
     args = parser.parse_args(argv)
     logging.basicConfig(
         level=logging.DEBUG if args.verbose else logging.INFO,

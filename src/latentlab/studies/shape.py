@@ -341,11 +341,12 @@ class Study:
         return ledger
 
     # ------------------------------------------------------------------ CLI
-    def register(self, subparsers) -> None:
+    def register(self, subparsers, step: str | None = None) -> None:
         """Add the study's CLI (``cli.py``: ``register = STUDY.register``); the study's
         runs/figures/tables/claims/bench modules are imported first so that every step is
-        registered."""
-        _import_parts(self.name)
+        registered. With ``step`` (the command line names it), only the modules up to the
+        one that registers it are imported: a run step does not pay for matplotlib."""
+        _import_parts(self.name, until=step, registered=self.steps)
         p = subparsers.add_parser(self.name, help=f"{self.title or self.name} ({self.document})")
         sub = p.add_subparsers(dest="step", metavar="STEP", required=True)
         for name, st in sorted(self.steps.items()):
@@ -407,10 +408,26 @@ def _write_table(ctx: StepContext, res: TableOutput) -> None:
 PARTS = ("runs", "figures", "tables", "claims", "bench")
 
 
-def _import_parts(name: str) -> None:
+def _part_order(step: str) -> list[str]:
+    """``PARTS`` with the module most likely to register ``step`` first (only the import
+    order: the loop in :func:`_import_parts` goes on until the step is registered)."""
+    first = {"bench": "bench", "claims": "claims"}.get(step)
+    if first is None and step.startswith("fig"):
+        first = "figures"
+    elif first is None:
+        first = "tables" if step.startswith("table") else "runs"
+    return [first, *(p for p in PARTS if p != first)]
+
+
+def _import_parts(name: str, until: str | None = None, registered: dict | None = None) -> None:
     """Import the step modules of ``latentlab.studies.<name>`` that exist (a study
-    defined outside that package, as in the tests, has none)."""
-    for part in PARTS:
+    defined outside that package, as in the tests, has none). With ``until``, stop once
+    ``registered`` (the study's steps) holds that step; ``claims`` always imports every
+    module (its claim functions may live in any of them)."""
+    lazy = until is not None and until != "claims" and registered is not None
+    for part in _part_order(until) if lazy else PARTS:
+        if lazy and until in registered:
+            return
         mod = f"latentlab.studies.{name}.{part}"
         try:
             importlib.import_module(mod)

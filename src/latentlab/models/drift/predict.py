@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import numpy as np
 from scipy.special import expit, logsumexp
-from scipy.stats import rankdata
 
 from latentlab.errors import ConfigError
 from latentlab.models.drift.sampler import State
@@ -60,6 +59,8 @@ def auc(scores, labels) -> float:
     n1, n0 = labels.sum(), (~labels).sum()
     if n1 == 0 or n0 == 0:
         return float("nan")
+    from scipy.stats import rankdata  # here: scipy.stats costs a job ~0.5 s to import
+
     r = rankdata(scores)
     return float((r[labels].sum() - n1 * (n1 + 1) / 2) / (n1 * n0))
 

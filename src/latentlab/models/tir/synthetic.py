@@ -11,7 +11,6 @@ Cora has no author lists).
 from __future__ import annotations
 
 import numpy as np
-from scipy.stats import truncnorm
 
 from latentlab.data.corpus import BowCorpus
 from latentlab.errors import ConfigError
@@ -37,6 +36,8 @@ def generate(
         raise ConfigError("kind", f"must be 'tir' or 'tire', got {kind!r}")
     if min(n_docs, n_vocab, K, doc_length) < 1 or max_cites < 0:
         raise ConfigError("synthetic", "sizes must be >= 1 and max_cites >= 0")
+    from scipy.stats import truncnorm  # here: scipy.stats costs every tir job ~0.5 s
+
     rng = np.random.default_rng(seed)
     phi = rng.dirichlet(np.full(n_vocab, beta), size=K)  # K x V
     l = rng.exponential(1.0 / rate, size=n_docs)

@@ -1,6 +1,5 @@
 """``python -m latentlab compare <step>`` (generated from the study's registry)."""
 
-from latentlab.studies.shape import load_study
+from .study import STUDY
 
-STUDY = load_study("compare")
 register = STUDY.register

@@ -13,7 +13,6 @@ import pandas as pd
 from latentlab.errors import ConfigError
 from latentlab.models.drift import lfrm_lda as lm
 from latentlab.models.drift.synthetic import bmf_lda_dataset, lfrm_lda_dataset
-from latentlab.plotting import figure
 from latentlab.studies.shape import FigureOutput, TableOutput
 
 from .study import STUDY, TextDataSettings, TextFitSettings
@@ -270,6 +269,8 @@ def fig2_8(ctx):
     feats = rec.model_feature.astype(int).tolist()
     truth = g["Z_true"]
     N = zp.shape[0]
+    from latentlab.plotting import figure  # here: the run steps need no matplotlib
+
     fig, ax = figure(1, 1, width=7.5, height=max(4.0, 0.16 * N + 1.2))
     ya = np.linspace(1, 0, N)
     yf = np.linspace(0.9, 0.1, len(feats))

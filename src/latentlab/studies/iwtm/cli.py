@@ -1,3 +1,3 @@
-from latentlab.studies.shape import load_study
+from .study import STUDY
 
-register = load_study("iwtm").register
+register = STUDY.register

@@ -1,5 +1,5 @@
 """``python -m latentlab nonconjugate_vi <step>``: generated from the study's registries."""
 
-from latentlab.studies.shape import load_study
+from .study import STUDY
 
-register = load_study("nonconjugate_vi").register
+register = STUDY.register
