@@ -12,7 +12,7 @@ from latentlab.studies.shape import StepContext
 ROOT = Path(__file__).resolve().parents[1]
 
 # Published metas written before steps without settings of their own named their inputs'
-# settings (issue 21). Expected failures ONLY until results/real is re-run and re-published
+# settings (issue 21). Expected failures ONLY until published/real is re-run and re-published
 # (scripts/run_real.sh); the test fails on any empty one not listed here, and on a listed
 # one that is no longer empty (shrink the list then).
 KNOWN_EMPTY_REAL = {
@@ -43,7 +43,7 @@ def empty_settings(run_dir: Path) -> set[str]:
 
 
 def test_published_metas_name_their_settings():
-    run = ROOT / "results" / "real"
+    run = ROOT / "published" / "real"
     if not run.is_dir():
         pytest.skip("no published run")
     empty = empty_settings(run)

@@ -128,7 +128,7 @@ def test_cli_prove_exits_nonzero_on_unproven(tmp_path, capsys):
     assert main(["claims", "prove", str(tmp_path / "ok2")]) == 0
 
 
-@pytest.mark.parametrize("run", ["results/real", "tests/golden/smoke"])
+@pytest.mark.parametrize("run", ["published/real", "tests/golden/smoke"])
 def test_committed_ledgers_have_no_broken_rule(run):
     """Every row of the committed ledgers: rows whose rule is carried (or read from the
     tolerance column) must be able to fail and to pass; rows still missing a proof (no

@@ -285,7 +285,7 @@ def test_claims_tolerance_change_leaves_fit_jobs_alone(tmp_path):
     assert a["claims"] != b["claims"] and any("0.123" in c for c in b["claims"])
 
 
-# The published real recovery (results/real/tir/fig_l_recovery.csv, 3 reps) as L1 means
+# The published real recovery (published/real/tir/fig_l_recovery.csv, 3 reps) as L1 means
 PUBLISHED_L1 = {
     "no regression (l = 0)": 2.033,
     "constant l = true mean": 1.472,
