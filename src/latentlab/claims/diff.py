@@ -66,6 +66,11 @@ def rule_for(rel: str, *volatiles: dict) -> dict | None:
 _NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 
 
+# a measured number inside text (a rule's JSON, a note's "L1 1.770"): such a column holds
+# values, not labels, even where no cell is a number (claim ids like "C3.3" stay labels)
+_MEASURED = r"\d\.\d{3,}|\d[eE][-+]?\d"
+
+
 def _text_close(a: str, b: str, rtol: float, atol: float) -> bool:
     """Text cells with numbers inside (a rule's JSON, "A 1.23 vs B 4.56"): the same text
     around the numbers, and the numbers within the file's tolerance."""
@@ -101,7 +106,9 @@ def _text_columns(df: pd.DataFrame) -> list[str]:
     return [
         c
         for c in df.columns
-        if pd.to_numeric(df[c][df[c] != ""], errors="coerce").isna().all() and len(df)
+        if pd.to_numeric(df[c][df[c] != ""], errors="coerce").isna().all()
+        and not df[c].astype(str).str.contains(_MEASURED).any()
+        and len(df)
     ]
 
 

@@ -42,12 +42,17 @@ def fig2_2(ctx):
     return FigureOutput(fig, pd.DataFrame(rows), {"data_kind": "synthetic", "dataset": 0})
 
 
-def _matrices(ax, mats, title_suffix=""):
+def _matrices(ax, mats, title_suffix="", x_labels=True):
+    """One row of actor x actor matrices; ``x_labels=False`` (an upper row of a grid) leaves
+    the x axis unlabelled so its label cannot run into the titles of the row below."""
     for c, (a, (name, M)) in enumerate(zip(ax, mats, strict=True)):
         im = a.imshow(M, cmap="gray_r", vmin=0, vmax=1, interpolation="nearest")
         a.set_title(name + ("\n" + title_suffix if title_suffix else ""), fontsize=8)
-        a.set_xlabel("actor")
         a.xaxis.set_major_locator(MaxNLocator(nbins=4, integer=True))  # actor indices
+        if x_labels:
+            a.set_xlabel("actor")
+        else:
+            a.set_xticklabels([])
         a.yaxis.set_major_locator(MaxNLocator(nbins=4, integer=True))
         if c == 0:
             a.set_ylabel("actor")
@@ -101,7 +106,7 @@ def fig2_5(ctx):
     rows = []
     for r, t in enumerate(months):
         mats = [("true Y", Y[t - 1])] + [(_lab(m), z[f"P_{m}_t{t}"]) for m in METHODS]
-        im = _matrices(ax[r], mats, f"t={t}")
+        im = _matrices(ax[r], mats, f"t={t}", x_labels=r == len(months) - 1)
         rows += [{"t": t, "panel": n, "mean": float(M.mean())} for n, M in mats]
     fig.colorbar(im, ax=ax.ravel().tolist(), shrink=0.6, label="Pr(edge)")
     kind = ctx.json("network_summary").get("data_kind", "real")
@@ -118,7 +123,7 @@ def fig2_6(ctx):
     iu = np.triu_indices(N, 1)
     freq = Y[:, iu[0], iu[1]].sum(0)
     pick = np.argsort(-freq, kind="stable")[: ctx.settings.fig_pairs]
-    fig, ax = figure(len(pick), 1, width=6.0, height=1.5, squeeze=False)
+    fig, ax = figure(len(pick), 1, width=6.0, height=1.5, squeeze=False, sharex=True)
     rows = []
     t = np.arange(1, T + 1)
     for r, p in enumerate(pick):

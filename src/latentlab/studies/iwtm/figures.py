@@ -472,6 +472,7 @@ def fig6_3(ctx):
         else:
             axes[i, 0].text(0.5, 0.5, "synthetic document\n(no pixels)", ha="center",
                             va="center")  # fmt: skip
+            axes[i, 0].axis("off")  # a note, not a panel
         panels = (("iwtm_topics", "IWTM MAP topics (Eq. 6.44)"),
                   ("visual_words", "visual words (K-means)"))  # fmt: skip
         for j, (key, title) in enumerate(panels, 1):
@@ -492,7 +493,8 @@ def fig6_3(ctx):
     x = np.arange(len(a))
     ax.bar(x - 0.2, 100 * a.acc_vw, 0.4, label="SPM on visual words")
     ax.bar(x + 0.2, 100 * a.acc_topic, 0.4, label="SPM on IWTM MAP topics")
-    ax.set_xticks(x, a.index, rotation=60, ha="right", fontsize=7)
+    ax.set_xticks(x, a.index, rotation=90, fontsize=7)
+    ax.set_xlabel("scene class")
     ax.set_ylabel("per-class test accuracy (%)")
     ax.legend(fontsize=8)
     d = acc.dataset.iloc[0]

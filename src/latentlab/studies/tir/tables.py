@@ -4,6 +4,8 @@ arithmetic of Fig 3.3."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import pandas as pd
 
@@ -98,15 +100,24 @@ def table3_4(ctx):
     return TableOutput(pd.DataFrame(rows), floatfmt=".3g")
 
 
-@STUDY.table("fig3_3_signtest")
+@dataclass(frozen=True)
+class SignTestCounts:
+    """Fig 3.3's counts as the document prints them (no config key: constants)."""
+
+    untied: int = 45
+    more_cited: int = 33
+
+
+@STUDY.table("fig3_3_signtest", settings=SignTestCounts)
 def fig3_3_signtest(ctx):
     """Fig 3.3's sign test as printed (33 of 45 untied pairs) and the exact binomial p."""
-    two = sign_test_p(33, 45 - 33, "two-sided")
-    one = sign_test_p(33, 45 - 33, "greater")
+    n, k = ctx.settings.untied, ctx.settings.more_cited
+    two = sign_test_p(k, n - k, "two-sided")
+    one = sign_test_p(k, n - k, "greater")
     df = pd.DataFrame(
         [
-            {"quantity": "untied pairs", "value": 45.0},
-            {"quantity": "most influential reference cited more", "value": 33.0},
+            {"quantity": "untied pairs", "value": float(n)},
+            {"quantity": "most influential reference cited more", "value": float(k)},
             {"quantity": "document's p-value", "value": 5e-4},
             {"quantity": "exact binomial p, two-sided", "value": float(two)},
             {"quantity": "exact binomial p, one-sided", "value": float(one)},
