@@ -258,7 +258,9 @@ def _mirror() -> str | None:
         ROOT.parents[1] / "shared" / "data",
     ):
         if m and Path(m).is_dir():
-            return str(m)
+            # absolute: the clean copy runs in another folder, where a relative mirror
+            # (.ci/run's ../shared/data) would point nowhere
+            return str(Path(m).resolve())
     return None
 
 
