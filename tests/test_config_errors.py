@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import copy
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -26,12 +25,8 @@ def _load(name):
 
 
 @pytest.fixture(scope="module")
-def workdir(tmp_path_factory):
-    d = tmp_path_factory.mktemp("cfgerr")
-    shutil.copy(ROOT / "Snakefile", d)
-    for sub in ("rules", "config", "report"):
-        shutil.copytree(ROOT / sub, d / sub)
-    return d
+def workdir(tmp_path_factory, copy_workflow):
+    return copy_workflow(tmp_path_factory.mktemp("cfgerr"))
 
 
 def _dry_run(workdir: Path, text: str, name: str) -> tuple[int, list[str]]:

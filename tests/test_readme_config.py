@@ -49,13 +49,6 @@ def readme_example() -> tuple[str, str, str]:
     return name.group(1), yml, cmd
 
 
-def _workdir(tmp: Path) -> Path:
-    shutil.copy(ROOT / "Snakefile", tmp)
-    for sub in ("rules", "config", "report"):
-        shutil.copytree(ROOT / sub, tmp / sub)
-    return tmp
-
-
 def _write_corpus(wd: Path, spec: dict, corpus) -> None:
     """The corpus files the example names, in its format (UCI)."""
     assert spec["format"] == "uci", "this test writes UCI files; adapt it to the new format"
@@ -79,9 +72,9 @@ def _run(wd: Path, cmd: str, *extra: str, timeout: int = 900) -> subprocess.Comp
 
 
 @pytest.fixture
-def example(tmp_path):
+def example(tmp_path, copy_workflow):
     name, yml, cmd = readme_example()
-    wd = _workdir(tmp_path)
+    wd = copy_workflow(tmp_path)
     (wd / name).write_text(yml)
     cfg = yaml.safe_load(yml)
     (wd / "_tiny").mkdir()

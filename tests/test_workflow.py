@@ -1,6 +1,5 @@
 """A tiny end-to-end Snakemake run in a temporary copy of the workflow."""
 
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -12,12 +11,8 @@ SNAKEMAKE = [sys.executable, "-m", "snakemake"]
 
 
 @pytest.fixture(scope="module")
-def workdir(tmp_path_factory):
-    d = tmp_path_factory.mktemp("wf")
-    shutil.copy(ROOT / "Snakefile", d)
-    for sub in ("rules", "config", "report"):
-        shutil.copytree(ROOT / sub, d / sub)
-    return d
+def workdir(tmp_path_factory, copy_workflow):
+    return copy_workflow(tmp_path_factory.mktemp("wf"))
 
 
 def run(workdir, *args):

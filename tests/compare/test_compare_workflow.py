@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -32,14 +31,6 @@ SMOKE = {
 }
 
 
-def _workdir(tmp: Path) -> Path:
-    tmp.mkdir(parents=True)
-    shutil.copy(ROOT / "Snakefile", tmp)
-    for sub in ("rules", "config", "report"):
-        shutil.copytree(ROOT / sub, tmp / sub)
-    return tmp
-
-
 def _snakemake(wd: Path, local: dict, compare: dict, *targets, cli_compare: str | None = None):
     # a --configfile run stands on its own (the Snakefile does not merge it over the default)
     cfg = yaml.safe_load((ROOT / "config" / "config.yaml").read_text())
@@ -57,8 +48,8 @@ def _files(d: Path) -> list[Path]:
     return [p for p in d.rglob("*") if p.is_file()] if d.exists() else []
 
 
-def test_compare_runs_on_each_format_with_identical_results(tmp_path):
-    wd = _workdir(tmp_path / "wf")
+def test_compare_runs_on_each_format_with_identical_results(tmp_path, copy_workflow):
+    wd = copy_workflow(tmp_path / "wf")
     local = write_all(tmp_path / "data")
     out = wd / "results" / "t" / "compare"
     # the other formats: the split and two fits (the full table on one format keeps the
@@ -92,8 +83,8 @@ def test_compare_runs_on_each_format_with_identical_results(tmp_path):
 
 
 @pytest.mark.parametrize("case", ["short_vocab", "not_utf8", "K_too_large"])
-def test_bad_input_stops_and_writes_nothing_under_results(tmp_path, case):
-    wd = _workdir(tmp_path / "wf")
+def test_bad_input_stops_and_writes_nothing_under_results(tmp_path, case, copy_workflow):
+    wd = copy_workflow(tmp_path / "wf")
     local = write_all(tmp_path / "data")
     compare = dict(SMOKE, methods=["cvb0"])
     if case == "short_vocab":

@@ -6,7 +6,6 @@ from __future__ import annotations
 import importlib.util
 import json
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -263,15 +262,12 @@ def _dry_cmds(workdir, cfg):
     return out, r.stdout + r.stderr
 
 
-def test_claims_tolerance_change_leaves_fit_jobs_alone(tmp_path):
+def test_claims_tolerance_change_leaves_fit_jobs_alone(tmp_path, copy_workflow):
     """Snakemake reruns a job when its params change: a claims tolerance appears in the
     claims job's --params only, so the fit, explore and recovery commands are unchanged."""
     import yaml
 
-    for f in ("Snakefile",):
-        shutil.copy(ROOT / f, tmp_path)
-    for sub in ("rules", "config", "report"):
-        shutil.copytree(ROOT / sub, tmp_path / sub)
+    copy_workflow(tmp_path)
     cfg = yaml.safe_load((ROOT / "config" / "config.yaml").read_text())
     cfg["studies"] = ["tir"]
     (tmp_path / "a.yaml").write_text(yaml.safe_dump(cfg))
