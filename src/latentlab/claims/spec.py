@@ -96,6 +96,7 @@ class Sides:
     where: str | None = None
     statement: str | None = None
     unit: str = "seeds"  # what the paired values are (seeds, problems, splits)
+    claim_id: str | None = None  # a per-row id (e.g. "C3.1c-TIR": one row per model)
 
 
 @dataclass
@@ -208,7 +209,7 @@ def evaluate_claims(study, ctx) -> Ledger:
                 raise ValueError(f"{study.name} claim {c.id}: how='order' goes with Sides")
             margin = c.tolerance if r.margin is None else r.margin
             ledger.order(
-                c.id,
+                c.id if r.claim_id is None else r.claim_id,
                 where=c.where if r.where is None else r.where,
                 statement=c.statement if r.statement is None else r.statement,
                 ours_a=r.a,

@@ -157,9 +157,11 @@ class ClaimTolerances:
     sign_p_rel: float = 0.1  # document's p vs the exact binomial p
     speed_ratio: float = 0.5  # TIR tokens/s >= (1 - this) x LDA's
     top_l_single: float = 0.0
+    sign_alpha: float = 0.05  # "most test documents": a one-sided sign test at this level
 
 
 @dataclass(frozen=True)
 class ClaimsSettings:
     claims: ClaimTolerances = ClaimTolerances()
     corpora: dict[str, str] = field(default_factory=dict)
+    fit: FitCfg = FitCfg()  # C3.9 charges one regression step per fit.interval sweeps
