@@ -307,7 +307,7 @@ def _impr(ctx):
                 [0.0],
                 paper_a=DOC_GAIN[m],
                 paper_b=0.0,
-                labels=(f"{m} − LDA", "0"),
+                labels=(f"{m} − LDA", "no gain"),
                 claim_id=f"C3.1c-{m}",
                 statement=f"{m} improves the mean held-out log probability over LDA (nats)",
                 note=_n(t, m),
