@@ -14,13 +14,14 @@ region). It writes
   relative bound change;
 * ``--out``: per fit, the values at the EM iteration the published run stopped at
   (``--published``; a check that this reproduces the published held-out value) and at the
-  last iteration (converged or cut by the CPU budget).
+  last iteration (``converged``, or ``last_iteration``: cut by the CPU budget or stopped).
+  ``--from-trace`` re-summarises saved trace files without fitting.
 
     LATENTLAB_MIRROR=/work/shared/data PYTHONPATH=src python scripts/ncvi_fig5_converged.py \\
         results/real/data/ap/dataset.npz --K 5 10 --cpu-budget 300 \\
         --published published/real/nonconjugate_vi/ctm_sweep_ap.csv \\
         --out published/real/reversals/ncvi_fig5_converged.csv \\
-        --trace published/real/reversals/ncvi_fig5_converged_trace.csv
+        --trace published/real/reversals/ncvi_fig5_converged_traces.csv
 
 (``results/real/data/ap/dataset.npz``: ``python -m latentlab data fetch ap --mirror
 $LATENTLAB_MIRROR`` then ``data prepare ap --out-dir results/real/data/ap``.)
@@ -119,7 +120,7 @@ def summarise(trace: pd.DataFrame, published: pd.DataFrame | None) -> pd.DataFra
                 at = g[g.em_iter == int(p.em_iters)]
                 if len(at):
                     pts.append(("published_stop", at.iloc[0], p))
-        pts.append(("converged" if g.converged.iloc[-1] else "cpu_budget", g.iloc[-1], None))
+        pts.append(("converged" if g.converged.iloc[-1] else "last_iteration", g.iloc[-1], None))
         for point, row, p in pts:
             out.append({
                 "K": K, "seed": seed, "method": method, "point": point,
@@ -172,6 +173,7 @@ def main(argv=None) -> int:
         "settings": {**SETTINGS, "K": a.K, "seeds": a.seeds, "methods": a.methods,
                      "cpu_budget_s": a.cpu_budget, "em_max_iter": a.em_max_iter},
         "budget_note": "budget in process CPU seconds per fit (study: 40 s wall clock)",
+        "from_trace": a.from_trace,
         "cpu_s_total": float(trace.groupby(["K", "seed", "method"]).cpu_s.max().sum()),
         "wall_s": time.perf_counter() - t0,
     }  # fmt: skip
