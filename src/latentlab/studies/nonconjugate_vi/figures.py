@@ -52,11 +52,19 @@ def _redraw_fig2(df, meta):
 
 @STUDY.figure("fig5a", "fig5b")
 def fig5(ctx) -> FigureOutput:
-    """Fig. 5a (per-word approximate bound on training data) or 5b (held-out) against K."""
+    """Fig. 5a (per-word approximate bound on training data) or 5b (held-out) against K.
+
+    A point is the mean over seeds; ``n_converged`` of its ``n_fits`` reached the EM
+    tolerance. Points with a fit cut by ``ctm.em_time_budget_s`` are drawn hollow: claims
+    C9/C10 leave those fits out (issue 22, case 5)."""
     from latentlab.plotting import figure
 
     sweeps = ctx.input_list("sweeps")
     df = pd.concat([pd.read_csv(f) for f in sweeps], ignore_index=True)
+    if "em_converged" in df.columns:
+        df["_conv"] = df.em_converged.astype(str).str.lower() == "true"
+    else:
+        df["_conv"] = True
     agg = (
         df.groupby(["corpus", "method", "K"])
         .agg(
@@ -65,6 +73,8 @@ def fig5(ctx) -> FigureOutput:
             heldout_mean=("heldout_per_word", "mean"),
             heldout_sd=("heldout_per_word", "std"),
             n_seeds=("seed", "nunique"),
+            n_fits=("seed", "size"),
+            n_converged=("_conv", "sum"),
         )
         .reset_index()
         .fillna({"bound_sd": 0.0, "heldout_sd": 0.0})
@@ -77,18 +87,25 @@ def fig5(ctx) -> FigureOutput:
     fig, axes = figure(1, len(corpora), squeeze=False)
     for ax, cname in zip(axes[0], corpora, strict=True):
         for meth, g in agg[agg.corpus == cname].groupby("method"):
-            ax.errorbar(
+            eb = ax.errorbar(
                 g.K, g[f"{col}_mean"], yerr=g[f"{col}_sd"], marker="o", label=meth, capsize=2
             )
+            cut = g[g.n_converged < g.n_fits]
+            if len(cut):  # hollow marker over a point with fits cut by the EM budget
+                ax.plot(cut.K, cut[f"{col}_mean"], "o", mfc="white",
+                        mec=eb[0].get_color(), zorder=3)  # fmt: skip
         ax.set_title(cname)
         ax.set_xlabel("number of topics K")
         ax.set_ylabel(ylabel)
-        ax.legend()
-    sub = agg[["corpus", "method", "K", f"{col}_mean", f"{col}_sd", "n_seeds"]]
+        ax.legend(title="hollow: EM cut by budget", title_fontsize="small")
+    sub = agg[["corpus", "method", "K", f"{col}_mean", f"{col}_sd", "n_seeds", "n_fits",
+               "n_converged"]]  # fmt: skip
     meta = {
         "sources": [str(p) for p in sweeps],
         "note": "BL bound is a true bound (K-1 dims); "
-        "Laplace/delta values are the Eq. 21 approximation",
+        "Laplace/delta values are the Eq. 21 approximation; "
+        "hollow points (n_converged < n_fits) include fits cut by ctm.em_time_budget_s, "
+        "left out of claims C9/C10",
     }
     return FigureOutput(fig, sub, meta)
 

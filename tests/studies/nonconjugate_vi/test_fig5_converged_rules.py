@@ -1,0 +1,65 @@
+"""C9 / C10 judge Fig. 5 on converged fits only (issue 22, case 5), and Fig. 5 marks the
+points with fits cut by the EM time budget."""
+
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from latentlab.claims.spec import Measured, NotRun
+from latentlab.studies.nonconjugate_vi import claims as C
+from latentlab.studies.shape import StepContext
+
+ROOT = Path(__file__).resolve().parents[3]
+AP = ROOT / "published/real/nonconjugate_vi/ctm_sweep_ap.csv"
+
+
+def _ctx(tmp_path, df):
+    p = tmp_path / "sweep.csv"
+    df.to_csv(p, index=False)
+    return StepContext("nonconjugate_vi", "claims", None, "test", 0, 1, {"sweeps": [p]}, {})
+
+
+def _sweep(rows):
+    cols = ["K", "seed", "method", "heldout_per_word", "em_converged"]
+    df = pd.DataFrame(rows, columns=cols)
+    return df.assign(corpus="c", data_kind="synthetic", bound_per_word=-8.0)
+
+
+def test_c9_leaves_out_pairs_cut_by_the_budget(tmp_path):
+    """BL ahead only where Laplace was cut: the converged pair decides (Laplace ahead)."""
+    df = _sweep([
+        (5, 1, "laplace", -8.40, True), (5, 1, "bl", -8.41, True),
+        (10, 1, "laplace", -8.50, False), (10, 1, "bl", -8.30, True),
+    ])  # fmt: skip
+    (m,) = C._c9(_ctx(tmp_path, df), "bl")
+    assert isinstance(m, Measured)
+    assert m.value == pytest.approx(0.01)
+    assert "1 converged (K, seed) pair" in m.note and "laplace K=5: 1/1, K=10: 0/1" in m.note
+    assert "cut by the EM budget: min -0.2000" in m.note
+    # with the cut Laplace fit converged, the same numbers give the reversal
+    df.loc[2, "em_converged"] = True
+    (m,) = C._c9(_ctx(tmp_path, df), "bl")
+    assert m.value == pytest.approx(-0.2)
+
+
+def test_c9_without_a_converged_pair_is_not_run(tmp_path):
+    df = _sweep([(5, 1, "laplace", -8.4, True), (5, 1, "delta", -8.5, False)])
+    (m,) = C._c9(_ctx(tmp_path, df), "delta")
+    assert isinstance(m, NotRun) and "no (K, seed) where both EM runs converged" in m.reason
+
+
+@pytest.mark.skipif(not AP.exists(), reason="published AP sweep not in this checkout")
+def test_published_ap_sweep_judged_on_converged_fits():
+    """The published AP sweep: Laplace and BL both converged at K = 5 only (3 seeds), delta
+    never: C9-bl is judged on those 3 pairs (min -0.0076: a tie, not BL ahead), C9-delta
+    is not run, C10 is not run (Laplace converged at K = 5 only)."""
+    ctx = StepContext("nonconjugate_vi", "claims", None, "real", 0, 1, {"sweeps": [AP]}, {})
+    (bl,) = C._c9(ctx, "bl")
+    assert bl.value == pytest.approx(-8.41881033546468 + 8.411198274676979)
+    assert "3 converged (K, seed) pair(s)" in bl.note and "(3 pair(s))" in bl.note
+    assert "bl K=5: 3/3, K=10: 2/3, K=20: 0/3, K=30: 0/3" in bl.note
+    (de,) = C._c9(ctx, "delta")
+    assert isinstance(de, NotRun) and "delta K=5: 0/3" in de.reason
+    (c10,) = C._c10(ctx)
+    assert isinstance(c10, NotRun)
