@@ -53,6 +53,39 @@ def build(path: Path):
     )
 
 
+def build_train_only(path: Path, n_max: int):
+    """Cheaper: the same procedure on the first ``n_max`` pool images per class only (the
+    split is the study's; the 30-per-image subsample draws its own seeds and the z-scoring
+    uses these images' statistics, not the whole pool's). No test images (no accuracy)."""
+    from latentlab.data.parsers.scene15 import read_manifest
+    from latentlab.studies.iwtm.runs import SUBSETS, _sift_one
+
+    folder = Path(os.environ.get("LATENTLAB_MIRROR", "/work/shared/data")) / "scene15"
+    classes = SUBSETS["scene13"]
+    rels = sorted(
+        rel
+        for _, rel in read_manifest(folder / "MANIFEST.sha256")
+        if Path(rel).parent.name in classes
+    )
+    labels = np.array([classes.index(Path(r).parent.name) for r in rels])
+    rank = P.pool_split(labels, 100, derive_seed(BASE, 10))
+    keep = np.where((rank >= 0) & (rank < n_max))[0]
+    rng = np.random.default_rng(derive_seed(BASE, 3) + 1)
+    descs = []
+    for d in keep:
+        x, _ = _sift_one((str(folder / rels[d]), SCENE.size, SCENE.step, SCENE.patch))
+        if len(x) > SCENE.max_desc:
+            x = x[np.sort(rng.choice(len(x), SCENE.max_desc, replace=False))]
+        descs.append(x)
+    X = np.concatenate(descs).astype(np.float64)
+    X = (X - X.mean(0)) / (X.std(0) + 1e-6)
+    ip = np.concatenate([[0], np.cumsum([len(x) for x in descs])])
+    np.savez_compressed(
+        path, X=X.astype(np.float32), indptr=ip, labels=labels[keep], rank=rank[keep]
+    )
+    path.with_suffix(".json").write_text(json.dumps({"dataset": "scene13", "class_names": classes}))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--features", type=Path, required=True)
@@ -60,15 +93,18 @@ def main():
     ap.add_argument("--engines", nargs="+", default=["sklearn", "iwtm", "iwtm_all"])
     ap.add_argument("--accuracy", action="store_true", help="also LDA (T=25) + HIK SVM")
     ap.add_argument("--out", type=Path, required=True)
+    ap.add_argument(
+        "--train-only", type=int, default=None, help="SIFT only the first N pool images per class"
+    )
     a = ap.parse_args()
     if not a.features.exists():
         t0 = time.perf_counter()
-        build(a.features)
+        build(a.features) if a.train_only is None else build_train_only(a.features, a.train_only)
         print(f"features built in {time.perf_counter() - t0:.0f} s", flush=True)
     z, _ = _load(a.features, 20, derive_seed(BASE, 7))
     rank, labels = z["rank"], z["labels"]
     test = np.where(rank < 0)[0]
-    Xte, _ = _sub(z, test)
+    Xte = _sub(z, test)[0] if len(test) else np.zeros((0, z["X"].shape[1]))
     out = []
     for n in a.n_train:
         tr = P.train_ids(rank, n)
@@ -96,7 +132,8 @@ def main():
                 used = m.n_used()
                 trace = json.dumps([h["clusters_used"] for h in m.history])
             fit_s, fit_cpu = time.perf_counter() - t0, time.process_time() - c0
-            wtr, wte = m.predict(Xtr), m.predict(Xte)
+            wtr = m.predict(Xtr)
+            wte = m.predict(Xte) if len(Xte) else np.zeros(0, np.int64)
             row = dict(n_train=n, engine=eng, fit_points=len(Xg), train_desc=len(Xtr), C=C,
                        clusters_used=used, vocab_train=len(np.unique(wtr)),
                        fit_seconds=round(fit_s, 2), fit_cpu_seconds=round(fit_cpu, 2),
@@ -108,11 +145,11 @@ def main():
                 row["acc"] = round(float((pred == labels[test]).mean()), 4)
             print({k: v for k, v in row.items() if k != "clusters_trace"}, flush=True)
             out.append(row)
-    a.out.parent.mkdir(parents=True, exist_ok=True)
-    with open(a.out, "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=list(out[0]))
-        w.writeheader()
-        w.writerows(out)
+            a.out.parent.mkdir(parents=True, exist_ok=True)
+            with open(a.out, "w", newline="") as f:  # after every row (partial runs count)
+                w = csv.DictWriter(f, fieldnames=list(out[0]))
+                w.writeheader()
+                w.writerows(out)
 
 
 if __name__ == "__main__":
