@@ -212,3 +212,34 @@ def test_fig6_2_divides_lda_kmeans_by_svi_time(incr, tmp_path):
     f = pd.read_csv(tmp_path / "f62.csv")
     last = svi[svi.rho == svi.rho.min()].dropna(subset=["elbo"]).sort_values("iteration")
     np.testing.assert_allclose(f.ratio, [2.0 / last.seconds.iloc[-1], 4.0 / last.seconds.iloc[-1]])
+
+
+def test_ch5_lda_gdpmm_uses_the_iwtm_mixture_and_records_the_engine(incr, tmp_path):
+    """Issue 22 case 7: LDA+GDPMM's words come from models/iwtm/gdpmm.py (engine ``iwtm``,
+    the default), its cluster trace is in the CSV, the engine in the CSV's .meta.json and
+    in fig5_2's; a wrong engine is refused by the config check."""
+    import json
+
+    import pandas as pd
+
+    sec = {**TINY, "n_train": [6], "cavi": {"T": [3], "C": 20, "K": 40, "max_local": 10,
+                                             "n_iter": 5},
+           "kmeans_lda": {"K": [8], "n_iter": 5}, "gdpmm": {"C": 20, "max_iter": 30},
+           "svm": {"C_grid": [1.0], "folds": 2}}  # fmt: skip
+    out = {"csv": tmp_path / "ch5_syn_iwtm.csv", "beta": tmp_path / "beta.npz"}
+    _step("ch5", {"data": incr / "syn_iwtm.npz"}, out, section=sec)
+    df = pd.read_csv(out["csv"])
+    g = df[df.model == "LDA_GDPMM"].iloc[0]
+    assert g.gdpmm_engine == "iwtm"
+    trace = json.loads(g.clusters_trace)
+    assert len(trace) == 30 and trace[-1] < 20  # the truncation is pared back
+    # the same base measure as IWTM's: the vocabularies are close (E9's "near")
+    k_iwtm = df[df.model == "IWTM_CAVI"].K.iloc[0]
+    assert abs(g.K - k_iwtm) <= 0.5 * k_iwtm, (g.K, k_iwtm)
+    meta = json.loads(out["csv"].with_suffix(".meta.json").read_text())
+    assert meta["settings"]["gdpmm"]["engine"] == "iwtm"
+    _step("fig5_2", {"ch5": out["csv"]}, {"png": tmp_path / "fig5_2.png"}, section=sec)
+    fm = json.loads((tmp_path / "fig5_2.meta.json").read_text())
+    assert fm["lda_gdpmm_engine"] == ["iwtm"]
+    with pytest.raises(ConfigError, match="engine"):
+        load_study("iwtm").check_config({"gdpmm": {"engine": "kmeans"}})

@@ -30,8 +30,15 @@ from latentlab.models.lda.kernels import digamma as nb_digamma
 from latentlab.threads import job_threads
 
 from .kernels import N_BLOCKS, chunk_candidates, local_kernel, nearest_clusters, topk_rows
-from .normal_gamma import ClusterQ, NGPrior, cluster_posterior
-from .sticks import elog_sticks, stick_params, topic_sticks
+from .normal_gamma import (
+    ClusterQ,
+    NGPrior,
+    augment,
+    cluster_elbo_terms,
+    cluster_posterior,
+    el_weights,
+)
+from .sticks import elog_sticks, stick_elbo_terms, stick_params, topic_sticks
 
 MODES = ("tied", "per_topic", "literal")
 
@@ -160,12 +167,7 @@ class IWTMCavi:
             raise ConfigError("iwtm cavi", f"data dim {D} != prior dim {self.prior.dim}")
         pick = rng.choice(N, size=self.C, replace=N < self.C)
         C = self.C
-        self.q = ClusterQ(
-            X[pick].astype(np.float64).copy(),
-            np.full(C, self.prior.beta0),
-            np.full(C, self.prior.a),
-            np.full(C, self.prior.b),
-        )
+        self.q = ClusterQ.at_points(X[pick], self.prior)
         self.zeta_stick = rng.uniform(0, 0.1, size=(self.T, self.K))
         self._topic_sticks()
         self.xi = np.zeros(C)
@@ -203,27 +205,11 @@ class IWTMCavi:
         self.elog_beta = elog_sticks(self.mu, self.mv, self.c_order)
 
     # -- E l and the candidate lists (Sec. 5.4.3): the GEMM
-    @staticmethod
-    def augment(X: np.ndarray) -> np.ndarray:
-        """Feature rows [x, |x|^2, 1] (N x (D+2), C-contiguous float64) so that E l is one
-        GEMM against :meth:`el_weights`."""
-        X = np.asarray(X, dtype=np.float64)
-        Xa = np.empty((len(X), X.shape[1] + 2))
-        Xa[:, : X.shape[1]] = X
-        np.einsum("nd,nd->n", X, X, out=Xa[:, -2])
-        Xa[:, -1] = 1.0
-        return Xa
+    augment = staticmethod(augment)
 
     def el_weights(self) -> np.ndarray:
-        """(D+2) x C weights: E l_ic = const_c - E[lam_c]/2 |x_i - m_c|^2 (Eq. 5.10's
-        expected Normal-Gamma log-likelihood) = [x_i, |x_i|^2, 1] . W[:, c]."""
-        el = self.q.e_lam
-        D = self.q.mt.shape[1]
-        W = np.empty((D + 2, self.C))
-        W[:D] = (self.q.mt * el[:, None]).T
-        W[D] = -0.5 * el
-        W[D + 1] = self.q.const() - 0.5 * el * np.einsum("cd,cd->c", self.q.mt, self.q.mt)
-        return W
+        """(D+2) x C weights of E l (Eq. 5.10) for the current clusters."""
+        return el_weights(self.q)
 
     def expected_loglik(self, X: np.ndarray) -> np.ndarray:
         """Dense E l (N x C) in one BLAS call (tests and small problems)."""
@@ -395,7 +381,7 @@ class IWTMCavi:
 
     # -- ELBO (digest Sec. 3.6)
     def elbo(self, st: LocalStats) -> float:
-        T, D = self.T, self.prior.dim
+        T = self.T
         al = self.alpha
         at = st.alpha_t
         el_th = digamma(at) - digamma(at.sum(1, keepdims=True))
@@ -421,37 +407,9 @@ class IWTMCavi:
         L += self._xi_mult * float((mv * (self.elog_beta[mi] - lv)).sum())
         # master sticks
         L += self._stick_terms(self.mu[None], self.mv[None], self.c_order[None], self.s.gamma)
-        # clusters
-        p = self.prior
-        dm = ((q.mt - p.m) ** 2).sum(1)
-        elog = q.e_loglam
-        lp = (
-            0.5 * D * math.log(p.beta0 / (2 * math.pi))
-            + (0.5 * D + p.a - 1) * elog
-            - 0.5 * p.beta0 * (el * dm + D / q.nu)
-            - el / p.b
-            - p.a * math.log(p.b)
-            - gammaln(p.a)
-        )
-        lq = (
-            0.5 * D * np.log(q.nu / (2 * math.pi))
-            + (0.5 * D + q.chi1 - 1) * elog
-            - 0.5 * D
-            - q.chi1
-            - q.chi1 * np.log(q.chi2)
-            - gammaln(q.chi1)
-        )
-        return L + float((lp - lq).sum())
+        return L + cluster_elbo_terms(self.q, self.prior)
 
-    @staticmethod
-    def _stick_terms(a, b, order, conc) -> float:
-        ab = digamma(a + b)
-        elv, el1 = digamma(a) - ab, digamma(b) - ab
-        term = math.log(conc) + (conc - 1) * el1
-        term -= gammaln(a + b) - gammaln(a) - gammaln(b) + (a - 1) * elv + (b - 1) * el1
-        last = order[:, -1]
-        term[np.arange(len(last)), last] = 0.0
-        return float(term.sum())
+    _stick_terms = staticmethod(stick_elbo_terms)
 
     # -- driver
     def _check(self, block, it):

@@ -282,3 +282,35 @@ def local_kernel(X, indptr, cptr, atoms, G, elog_piT, alpha, max_local, tol, alp
                 a_d[t] = new_a[t]
                 ndt[d, t] = new_a[t] - alpha
     return sweeps.sum()
+
+
+# ---------------------------------------------------------------------------- GDPMM
+@nb.njit(cache=True, parallel=True)
+def softmax_rows(L):
+    """Normalise every row of the logits L in place, L[i] <- exp(L[i]) / sum exp(L[i])
+    (the responsibilities q(c_i) of the Gaussian DP mixture, Eq. 5.17's form on data), and
+    return the summed entropy -sum_ic q log q = sum_i (log z_i - sum_c q_ic u_ic), u = L -
+    max. Rows run in fixed stripes summed in order (bits independent of threads)."""
+    R, C = L.shape
+    n_str = max(1, min(R, 64))
+    part = np.zeros(n_str)
+    for s in nb.prange(n_str):
+        h = 0.0
+        for i in range(R * s // n_str, R * (s + 1) // n_str):
+            mx = -np.inf
+            for c in range(C):
+                if L[i, c] > mx:
+                    mx = L[i, c]
+            z = 0.0
+            eu = 0.0
+            for c in range(C):
+                u = L[i, c] - mx
+                e = math.exp(u)
+                L[i, c] = e
+                z += e
+                eu += e * u
+            for c in range(C):
+                L[i, c] /= z
+            h += math.log(z) - eu / z
+        part[s] = h
+    return part.sum()

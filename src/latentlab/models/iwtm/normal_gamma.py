@@ -145,6 +145,83 @@ class ClusterQ:
     def copy(self) -> ClusterQ:
         return ClusterQ(self.mt.copy(), self.nu.copy(), self.chi1.copy(), self.chi2.copy())
 
+    @classmethod
+    def at_points(cls, points: np.ndarray, prior: NGPrior) -> ClusterQ:
+        """Initial clusters (Sec. 5.4.7): means at the given data points, nu, chi1, chi2 at
+        the prior's beta0, a, b."""
+        C = len(points)
+        return cls(
+            np.asarray(points, dtype=np.float64).copy(),
+            np.full(C, prior.beta0),
+            np.full(C, prior.a),
+            np.full(C, prior.b),
+        )
+
+
+def el_weights(q: ClusterQ) -> np.ndarray:
+    """(D+2) x C weights: E l_ic = const_c - E[lam_c]/2 |x_i - m_c|^2 (Eq. 5.10's expected
+    Normal-Gamma log-likelihood, Table 5.1) = [x_i, |x_i|^2, 1] . W[:, c] (see
+    :func:`augment`)."""
+    el = q.e_lam
+    C, D = q.mt.shape
+    W = np.empty((D + 2, C))
+    W[:D] = (q.mt * el[:, None]).T
+    W[D] = -0.5 * el
+    W[D + 1] = q.const() - 0.5 * el * np.einsum("cd,cd->c", q.mt, q.mt)
+    return W
+
+
+def augment(X: np.ndarray) -> np.ndarray:
+    """Feature rows [x, |x|^2, 1] (N x (D+2), C-contiguous float64) so that E l is one
+    GEMM against :func:`el_weights`."""
+    X = np.asarray(X, dtype=np.float64)
+    Xa = np.empty((len(X), X.shape[1] + 2))
+    Xa[:, : X.shape[1]] = X
+    np.einsum("nd,nd->n", X, X, out=Xa[:, -2])
+    Xa[:, -1] = 1.0
+    return Xa
+
+
+def cluster_elbo_terms(q: ClusterQ, prior: NGPrior) -> float:
+    """sum_c E_q[log p(mu_c, lambda_c) - log q(mu_c, lambda_c)]: the clusters' part of the
+    ELBO (digest Sec. 3.6) under the Normal-Gamma base measure."""
+    p = prior
+    D = p.dim
+    el = q.e_lam
+    dm = ((q.mt - p.m) ** 2).sum(1)
+    elog = q.e_loglam
+    lp = (
+        0.5 * D * math.log(p.beta0 / (2 * math.pi))
+        + (0.5 * D + p.a - 1) * elog
+        - 0.5 * p.beta0 * (el * dm + D / q.nu)
+        - el / p.b
+        - p.a * math.log(p.b)
+        - gammaln(p.a)
+    )
+    lq = (
+        0.5 * D * np.log(q.nu / (2 * math.pi))
+        + (0.5 * D + q.chi1 - 1) * elog
+        - 0.5 * D
+        - q.chi1
+        - q.chi1 * np.log(q.chi2)
+        - gammaln(q.chi1)
+    )
+    return float((lp - lq).sum())
+
+
+def student_t_logpdf(X: np.ndarray, q: ClusterQ) -> np.ndarray:
+    """N x C log predictive densities of the data under every cluster's q (the Student-t
+    of Eq. 4.11's ratio with q's parameters): nu_t = 2 chi1, loc m~, scale^2 =
+    (nu~ + 1) / (nu~ chi1 chi2), spherical in D dimensions."""
+    X = np.asarray(X, dtype=np.float64)
+    D = X.shape[1]
+    two_a_s2 = 2.0 * (q.nu + 1.0) / (q.nu * q.chi2)  # 2 chi1 scale^2
+    d2 = np.einsum("nd,nd->n", X, X)[:, None] - 2.0 * (X @ q.mt.T)
+    d2 += np.einsum("cd,cd->c", q.mt, q.mt)[None, :]
+    np.maximum(d2, 0.0, out=d2)
+    c = gammaln(q.chi1 + 0.5 * D) - gammaln(q.chi1) - 0.5 * D * np.log(math.pi * two_a_s2)
+    return c[None, :] - (q.chi1 + 0.5 * D)[None, :] * np.log1p(d2 / two_a_s2[None, :])
+
 
 def cluster_posterior(n_c, s_c, q_c, prior: NGPrior) -> ClusterQ:
     """Eqs 5.13-5.16 with the +1/chi2 correction: weighted statistics n_c = sum rho,

@@ -9,8 +9,10 @@ over atoms sorted before k (larger). The last-ranked stick is truncated (v = 1).
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
-from scipy.special import digamma
+from scipy.special import digamma, gammaln
 
 
 def ranks(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -63,3 +65,16 @@ def topic_sticks(zeta: np.ndarray, alpha0: float, orders: np.ndarray | None = No
         orders[t] = o
         el[t] = elog_sticks(a[t], b[t], orders[t])
     return a, b, el, orders
+
+
+def stick_elbo_terms(a, b, order, conc) -> float:
+    """sum over rows of E log p(v | conc) - E log q(v | a~, b~) for stick matrices a, b
+    (rows x K) with Beta(1, conc) priors; each row's last-ranked stick is truncated (v = 1,
+    no term)."""
+    ab = digamma(a + b)
+    elv, el1 = digamma(a) - ab, digamma(b) - ab
+    term = math.log(conc) + (conc - 1) * el1
+    term -= gammaln(a + b) - gammaln(a) - gammaln(b) + (a - 1) * elv + (b - 1) * el1
+    last = order[:, -1]
+    term[np.arange(len(last)), last] = 0.0
+    return float(term.sum())

@@ -67,13 +67,17 @@ def fig4_1(ctx):
 @STUDY.figure("fig5_2", settings=FigSettings)
 def fig5_2(ctx):
     df = _concat(ctx, "ch5")
-    return _acc_vs_k(
+    res = _acc_vs_k(
         df,
         "LDA_KMEANS",
         ["IWTM_CAVI", "LDA_GDPMM"],
         "Fig 5.2: CAVI IWTM + HIK SVM vs LDA+KMEANS vs LDA+GDPMM",
         ctx,
     )
+    # which Gaussian DP mixture made LDA+GDPMM's words (ch5's gdpmm.engine; issue 22 case 7)
+    eng = df.get("gdpmm_engine", pd.Series(dtype=object)).dropna().unique()
+    res.meta["lda_gdpmm_engine"] = sorted(map(str, eng)) or ["sklearn (before the key)"]
+    return res
 
 
 def _confusion_panel(fig, ax, M, names, title, fontsize):

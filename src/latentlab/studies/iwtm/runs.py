@@ -15,9 +15,11 @@ import pandas as pd
 from latentlab.data.featureset import SCENE8, SCENE13, FeatureSet
 from latentlab.errors import ConfigError, DataError
 from latentlab.models.iwtm.cavi import CaviSettings, IWTMCavi
+from latentlab.models.iwtm.gdpmm import GdpmmSettings, IWTMGdpmm
 from latentlab.models.iwtm.gibbs import GibbsSchedule, IWTMGibbs
 from latentlab.models.iwtm.normal_gamma import NGPrior
 from latentlab.models.iwtm.slda import SupervisedLDA
+from latentlab.outputs import write_csv, write_json
 
 from . import pipeline as P
 from .study import STUDY, DataSettings, ExpSettings, Scene8Settings
@@ -325,8 +327,6 @@ def _slda_row(s, model, words, W, ip, y, tr, labels, test, T, n, r, seed, Y):
 @STUDY.run("ch5", settings=ExpSettings)
 def ch5(ctx):
     """Fig 5.1-5.3, Sec 5.6.1: CAVI IWTM + HIK SVM vs LDA+KMEANS (K sweep) vs LDA+GDPMM."""
-    from sklearn.mixture import BayesianGaussianMixture
-
     s = ctx.settings
     c = s.cavi
     z, meta = _load(ctx.input("data"), s.desc_per_doc, ctx.seed(7))
@@ -351,20 +351,8 @@ def ch5(ctx):
                 books[K] = (km, time.perf_counter() - t0)
             # LDA+GDPMM
             t0 = time.perf_counter()
-            rng = np.random.default_rng(seed)
-            Xg = Xtr
-            if s.gdpmm.max_points is not None and len(Xtr) > s.gdpmm.max_points:
-                Xg = Xtr[rng.choice(len(Xtr), s.gdpmm.max_points, replace=False)]
-            bgm = BayesianGaussianMixture(
-                n_components=s.gdpmm.C,
-                covariance_type="spherical",
-                weight_concentration_prior_type="dirichlet_process",
-                weight_concentration_prior=s.gdpmm.gamma,
-                max_iter=s.gdpmm.max_iter,
-                random_state=seed,
-            ).fit(Xg)
+            wtr, wte, gd_trace = _gdpmm_words(s, prior, Xtr, Xte, seed)
             t_gd = time.perf_counter() - t0
-            wtr, wte = bgm.predict(Xtr), bgm.predict(Xte)
             gd_vocab = int(len(np.unique(wtr)))
             for T in c.T:
                 cs = CaviSettings(
@@ -439,16 +427,49 @@ def ch5(ctx):
                         acc=float((pred == labels[test]).mean()),
                         seconds=t_gd + t_lda,
                         svm_C=Cc,
+                        clusters_trace=gd_trace,
+                        gdpmm_engine=s.gdpmm.engine,
                     )
                 )
     df = pd.DataFrame(rows)
     df.insert(0, "dataset", meta["dataset"])
-    df.to_csv(ctx.output("csv"), index=False)
+    write_csv(df, ctx.output("csv"))
+    # the settings (gdpmm.engine among them) beside the CSV
+    write_json(ctx.meta(), ctx.output("csv").with_suffix(".meta.json"))
     np.savez(
         ctx.output("beta"),
         beta=extra.get("beta", np.zeros((0, 0))),
         n_k=extra.get("n_k", np.zeros(0)),
     )
+
+
+def _gdpmm_words(s, prior, Xtr, Xte, seed):
+    """LDA+GDPMM's words (Sec. 5.6.1): fit the Gaussian DP mixture on at most
+    ``gdpmm.max_points`` seeded training descriptors, quantise the training and test
+    descriptors. ``engine: iwtm``: IWTM's machinery with one DP and IWTM's base measure
+    ``prior``, ``max_iter`` CAVI iterations, Student-t quantiser; ``sklearn``: the old
+    BayesianGaussianMixture (its own priors). Returns (train words, test words, clusters in
+    use per iteration as JSON; "" for sklearn)."""
+    g = s.gdpmm
+    rng = np.random.default_rng(seed)
+    Xg = Xtr
+    if g.max_points is not None and len(Xtr) > g.max_points:
+        Xg = Xtr[rng.choice(len(Xtr), g.max_points, replace=False)]
+    if g.engine == "sklearn":
+        from sklearn.mixture import BayesianGaussianMixture
+
+        bgm = BayesianGaussianMixture(
+            n_components=g.C,
+            covariance_type="spherical",
+            weight_concentration_prior_type="dirichlet_process",
+            weight_concentration_prior=g.gamma,
+            max_iter=g.max_iter,
+            random_state=seed,
+        ).fit(Xg)
+        return bgm.predict(Xtr), bgm.predict(Xte), ""
+    m = IWTMGdpmm(GdpmmSettings(C=g.C, gamma=g.gamma), prior, seed=seed).fit(Xg, g.max_iter)
+    trace = json.dumps([h["clusters_used"] for h in m.history])
+    return m.predict(Xtr), m.predict(Xte), trace
 
 
 def _onehot(B, used):

@@ -4,6 +4,7 @@ settings of its steps. Every default lives here; config sections override them."
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Literal
 
 from latentlab.studies.shape import Study
 
@@ -129,9 +130,16 @@ class KmeansLdaCfg:
 
 @dataclass(frozen=True)
 class GdpmmCfg:
-    """LDA+GDPMM (ch. 5): scikit-learn BayesianGaussianMixture (spherical, DP prior with
-    concentration gamma) on training descriptors, hard assignment, then LDA."""
+    """LDA+GDPMM (Sec. 5.6.1): a spherical Gaussian DP mixture (truncation C, concentration
+    gamma) fitted by VI on (at most ``max_points`` seeded) training descriptors, every
+    descriptor quantised to its cluster of highest predictive density, then LDA.
+    ``engine``: ``iwtm`` = :class:`~latentlab.models.iwtm.gdpmm.IWTMGdpmm`, IWTM's machinery
+    with one DP (the cavi section's Normal-Gamma base measure, CAVI, ``max_iter``
+    iterations; the document's GDPMM); ``sklearn`` = scikit-learn's
+    BayesianGaussianMixture with its own priors (the baseline before issue 22 case 7;
+    it collapses to 4-5 clusters on the descriptors)."""
 
+    engine: Literal["iwtm", "sklearn"] = "iwtm"
     C: int = 4000
     gamma: float = 10.0
     max_iter: int = 100
