@@ -159,7 +159,7 @@ class ReductionSettings:
 class SynthFigureSettings:
     """Figs 2.2 / 2.3 record the synthetic generator's settings in their metadata."""
 
-    synthetic: SynthSpec
+    synthetic: SynthSpec = field(default_factory=SynthSpec)
     reductions: list[str] = field(default_factory=list)
 
 
