@@ -186,7 +186,7 @@ def _drift_best(ctx, task, kind):
             + "; AUC "
             + ", ".join(f"{m}={v:.3f}" for m, v in auc.items())
         )
-        if dk == "synthetic":
+        if ds == "synthetic DRIFT":  # not the Enron-like network of the smoke run
             note += "; " + REVERSAL
         out.append(Measured(bool(ok_ll and ok_auc), dataset=ds, data_kind=dk, note=note))
     return out
