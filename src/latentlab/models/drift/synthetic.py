@@ -21,21 +21,35 @@ def sample_networks(Z, W, eps, rng, extra_logit=None) -> np.ndarray:
     return Y + Y.transpose(0, 2, 1)
 
 
-def drift_dataset(N, T, W, eps, alpha, gamma, delta, rng, min_on: int = 1):
-    """Z from the DRIFT prior with K = len(W) features: a_k ~ Beta(α/K, 1), b_k ~ Beta(γ, δ),
-    redrawn until every feature is on in at least ``min_on`` (actor, time) cells (digest
-    §6.1: the features must be identifiable). Returns Z, Y, a, b."""
+def drift_dataset(N, T, W, eps, alpha, gamma, delta, rng, min_on: int = 1, a=None, b=None):
+    """Z from the DRIFT chains (Eq. 2.19) with K = len(W) features, redrawn until every
+    feature is on in at least ``min_on`` (actor, time) cells (digest §6.1: the features
+    must be identifiable). Birth and persistence probabilities: ``a`` / ``b`` when given
+    (the same value for every feature; Pr(Z | a, b) of Eq. 2.19), else drawn from the
+    finite prior a_k ~ Beta(α/K, 1), b_k ~ Beta(γ, δ). Returns Z, Y, a, b."""
     W = np.asarray(W, float)
     K = W.shape[0]
     for _ in range(10_000):
-        a = rng.beta(alpha / K, 1.0, K)
-        b = rng.beta(gamma, delta, K)
-        Z = draw_chains(a, b, T, N, rng)
+        ak = np.full(K, float(a)) if a is not None else rng.beta(alpha / K, 1.0, K)
+        bk = np.full(K, float(b)) if b is not None else rng.beta(gamma, delta, K)
+        Z = draw_chains(ak, bk, T, N, rng)
         if (Z.sum(axis=(0, 1)) >= min_on).all():
             break
     else:  # pragma: no cover - needs absurd settings
         raise RuntimeError("no Z with every feature on; raise alpha")
-    return Z, sample_networks(Z, W, eps, rng), a, b
+    return Z, sample_networks(Z, W, eps, rng), ak, bk
+
+
+def edge_autocorrelation(Y) -> float:
+    """Lag-1 correlation of the dyads y_ij^(t), y_ij^(t+1) over pairs i < j and t (how much
+    a network predicts the next one)."""
+    Y = np.asarray(Y)
+    iu = np.triu_indices(Y.shape[1], 1)
+    y = Y[:, iu[0], iu[1]].astype(float)
+    x0, x1 = y[:-1].ravel(), y[1:].ravel()
+    if x0.std() == 0 or x1.std() == 0:
+        return float("nan")
+    return float(np.corrcoef(x0, x1)[0, 1])
 
 
 def enron_like(

@@ -11,7 +11,7 @@ from latentlab.plotting import figure
 from latentlab.studies.shape import FigureOutput
 
 from .fitting import METHODS
-from .study import STUDY, FigureSettings, ReductionSettings
+from .study import STUDY, FigureSettings, ReductionSettings, SynthFigureSettings
 
 LABEL = {"LFRM_last": "LFRM (last)", "LFRM_all": "LFRM (all)", "LFRM_current": "LFRM (current)"}
 
@@ -20,7 +20,7 @@ def _lab(m):
     return LABEL.get(m, m)
 
 
-@STUDY.figure("fig2_2", settings=ReductionSettings)
+@STUDY.figure("fig2_2", settings=SynthFigureSettings)
 def fig2_2(ctx):
     """Ground truth Z (top) vs the mean of Z over the samples (bottom), K fixed to 3."""
     z = np.load(ctx.input("matrices"))
@@ -62,7 +62,7 @@ def _matrices(ax, mats, title_suffix="", x_labels=True):
     return im
 
 
-@STUDY.figure("fig2_3", settings=ReductionSettings)
+@STUDY.figure("fig2_3", settings=SynthFigureSettings)
 def fig2_3(ctx):
     """Held-out Y at T + 1 and the predictive edge probabilities of each method."""
     z = np.load(ctx.input("matrices"))

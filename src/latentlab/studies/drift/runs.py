@@ -36,7 +36,9 @@ def synth_data(ctx):
     Ys, Zs, As, Bs = [], [], [], []
     for d in range(s.n_datasets):
         rng = np.random.default_rng(ctx.seed(s.seed_offset, d))
-        Z, Y, a, b = drift_dataset(s.N, s.T + 1, s.W, s.eps, s.alpha, s.gamma, s.delta, rng)
+        Z, Y, a, b = drift_dataset(
+            s.N, s.T + 1, s.W, s.eps, s.alpha, s.gamma, s.delta, rng, a=s.a, b=s.b
+        )
         Ys.append(Y), Zs.append(Z), As.append(a), Bs.append(b)
     np.savez_compressed(
         ctx.output("networks"),

@@ -40,9 +40,15 @@ class SynthSpec:
         default_factory=lambda: [[3.0, -1.0, -1.0], [-1.0, 3.0, -1.0], [-1.0, -1.0, 3.0]]
     )
     eps: float = -2.0
-    alpha: float = 3.0  # a_k ~ Beta(alpha/K, 1)
-    gamma: float = 3.0  # b_k ~ Beta(gamma, delta)
+    alpha: float = 3.0  # a_k ~ Beta(alpha/K, 1) when ``a`` is None
+    gamma: float = 3.0  # b_k ~ Beta(gamma, delta) when ``b`` is None
     delta: float = 1.0
+    # Fixed birth / persistence of every feature (Eq. 2.19, Pr(Z | a, b)); None draws them
+    # from the finite prior above. The document does not give the values of its synthetic
+    # data (issue 22, case 2): the finite prior with K = 3 gives a_k ~ U(0, 1), b_k ~ Beta(3, 1),
+    # chains with lag-1 correlation b − a ≈ 0 and networks that do not predict the next one.
+    a: float | None = None
+    b: float | None = None
     seed_offset: int = 0
 
 
@@ -150,11 +156,21 @@ class ReductionSettings:
 
 
 @dataclass(frozen=True)
+class SynthFigureSettings:
+    """Figs 2.2 / 2.3 record the synthetic generator's settings in their metadata."""
+
+    synthetic: SynthSpec = field(default_factory=SynthSpec)
+    reductions: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
 class ProtocolSettings:
-    """Table 2.1 records the fits' protocol (chains, burn-ins, data sets) in its metadata."""
+    """Table 2.1 records the fits' protocol (chains, burn-ins, data sets) and the synthetic
+    generator in its metadata."""
 
     synthetic_fit: SynthFit
     monthly_fit: MonthlyFit
+    synthetic: SynthSpec
     reductions: list[str] = field(default_factory=list)
 
 
