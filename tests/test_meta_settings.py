@@ -17,8 +17,6 @@ ROOT = Path(__file__).resolve().parents[1]
 # one that is no longer empty (shrink the list then).
 KNOWN_EMPTY_REAL = {
     "drift/fig2_8.meta.json", "drift/table2_3.meta.json", "drift/table2_4.meta.json",
-    "hdp_pcvb0/fig1.meta.json", "hdp_pcvb0/fig2.meta.json", "hdp_pcvb0/fig3.meta.json",
-    "hdp_pcvb0/fig4.meta.json", "hdp_pcvb0/fig5.meta.json",
     "nonconjugate_vi/fig5a.meta.json", "nonconjugate_vi/fig5b.meta.json",
     "nonconjugate_vi/table1.meta.json", "nonconjugate_vi/table2.meta.json",
     "nonconjugate_vi/table2_tests.meta.json",
@@ -26,8 +24,6 @@ KNOWN_EMPTY_REAL = {
     "scvb0/fig4_3_kos.meta.json", "scvb0/fig4_4.meta.json", "scvb0/fig4_5.meta.json",
     "scvb0/fig4_6.meta.json", "scvb0/fig4_7.meta.json", "scvb0/table4_4.meta.json",
     "scvb0/table4_5.meta.json",
-    "tir/fig3_3_signtest.meta.json", "tir/fig3_4.meta.json", "tir/fig_l_recovery.meta.json",
-    "tir/table3_1.meta.json",
 }  # fmt: skip
 
 
