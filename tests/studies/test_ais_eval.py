@@ -148,7 +148,9 @@ def test_every_step_and_writer(models, tmp_path):
         assert c in ids
     # the document's numbers beside ours
     t51 = df[(df.claim_id == "T5.1-exp") & (df.dataset == "tiny")].iloc[0]
-    assert "LR 84.6" in t51.paper_value and t51.note.startswith("ours: LR ")
+    assert t51.paper_value == "min ratio-AIS % 86.9 > LR/Std % 84.6"  # the binding pair
+    assert "(document NIPS expensive: LR 84.6" in t51.note and "; ours: LR " in t51.note
+    assert "T5.1-exp-lr" in ids  # ACL: ratio-AIS similar to LR, its own row
     # NIPS itself (UCI NIPS) is public: not_run with the config that runs it
     nr = df[df.verdict == "not_run"]
     assert set(nr.claim_id) == {"C5.2", "C5.3", "C5.7a", "C5.8a"}

@@ -256,13 +256,13 @@ class BenchTask:
 class Tolerances:
     """Tolerances of the claims (the document gives orderings, not numbers)."""
 
-    win_fraction: float = 0.75  # "basically outperformed": at least 75% of cells
-    similar_rel: float = 0.03  # "similar" perplexities: relative difference of means
-    similar_abs: float = 0.03  # "similar" accuracies / MAPs: absolute difference of means
+    # "similar" perplexities (relative) / accuracies and MAPs (absolute difference of means);
+    # each row caps it at half the zero- vs second-order gap it measures (issue 21)
+    similar_rel: float = 0.03
+    similar_abs: float = 0.03
     init_rel: float = 0.02  # C2: spread of final perplexity over initialisations
     converge_rel: float = 0.01  # C8: within 1% of the final perplexity
-    fig2_rel: float = 0.5  # C4b: maxima within a factor ~2 of the quoted ones
-    speedup: float = 2.0  # C15a: PCVB0 >= 2x faster than CVB per iteration (study brief)
+    fig2_rel: float = 0.5  # C4b: capped at half the gap to the nearest other quoted maximum
     entropy_iteration: int = 5  # C10: compare mean entropy of q at this iteration
 
 
