@@ -177,8 +177,9 @@ CLAIMS = [
     Claim("C3", "Sec. 3.2", "theta_hat = previous m (Ahmed-Xing) gives one Newton step", 0.0,
           how="abs", tolerance="claims.c3_abs", **_SYN),
     Claim("C3-conv", "Sec. 3.2", "theta_hat = previous m (Ahmed-Xing: undamped Newton steps "
-          "alternating with phi) did not always converge: some checked documents do not reach "
-          "the E-step tolerance within the iteration cap", "did not always converge"),
+          "alternating with phi) did not always converge: the share of checked documents that "
+          "reach the E-step tolerance within the iteration cap is below 1",
+          "did not always converge", how="order", direction="<"),
     Claim("C4", "Sec. 3.3 Eq. 18", "CTM q(z): phi_nk ∝ exp(m_k) beta_k,w exactly, same for "
           "Laplace and delta", 0.0, how="abs", tolerance="claims.c4_abs", **_SYN),
     Claim("C5", "Appendix B, C", "CTM gradient/Hessian/delta gradient and BLR "
@@ -192,7 +193,8 @@ CLAIMS = [
           tolerance="claims.c17_le", **_MC),
     *[Claim(f"C7-{m}", "Fig. 2", f"Eq. 21 objective increases over per-document iterations "
             f"({m}); fraction of test documents monotone", "claims.c7_monotone_fraction",
-            how="ge", note="paper: 'typical'; we require >= 90% of documents")
+            how="ge", reject=0.5,
+            note="paper: 'typical'; we require >= 90% of documents (half, no trend, fails)")
       for m in ("laplace", "delta")],
     *[Claim(f"C8-{m}", "Fig. 5a", f"per-word approximate bound ({m}) generally increases "
             "with K (Spearman rho)", 0.0, how="ge", tolerance=-1e-12, group="fig5")
@@ -208,11 +210,14 @@ CLAIMS = [
           "converged fits only: the best held-out per-word LL over the smaller K above the one "
           "at the largest converged K", "best smaller K > largest K", how="order", group="fig5"),
     Claim("C11-a", "Fig. 6a", "Laplace reaches a higher approximate bound sooner than delta "
-          "(value at the time the faster run ends), in every seed", "Laplace >= delta"),
+          "(value at the time the faster run ends), in every seed (margin 0: the document "
+          "shows curves, no values)", "Laplace > delta", how="order"),
     Claim("C11-b", "Fig. 6b", "Laplace reaches a higher held-out log likelihood sooner than "
-          "delta, in every seed", "Laplace >= delta"),
+          "delta, in every seed (margin 0)", "Laplace > delta", how="order"),
     Claim("C11-c", "Fig. 6a", "approximate bound increases at every EM iteration (both "
-          "methods)", "monotone"),
+          "methods): the smallest per-iteration change over every run, per word", 0.0,
+          how="ge", tolerance=1e-9, reject=-1e-3,
+          note="a drop of 1e-3 nats per word (the size of the document's Fig 6 gaps) fails"),
     Claim("C12", "footnote 7", "BL is slower than Laplace per E-step (ratio BL/Laplace; the "
           "document: > 5x, C vs Python; ours: both Python)", 1.0, how="ge",
           note="we only require ratio > 1: same-language comparison"),
@@ -481,14 +486,14 @@ def _c11(ctx, panel):
         return NotRun("fig6.methods lacks laplace or delta")
     f6 = _seeds(f6a if panel == "a" else f6b)
     col = "bound_per_word" if panel == "a" else "heldout_per_word"
-    oks, notes = [], []
+    a, b, notes = [], [], []
     for s, g in f6.groupby("seed"):
         la_, de_ = g[g.method == "laplace"], g[g.method == "delta"]
         t_end = min(la_.time_s.max(), de_.time_s.max())
-        d = _at(la_, col, t_end) - _at(de_, col, t_end)
-        oks.append(bool(d >= 0))
-        notes.append(f"seed {s}: Laplace − delta {d:+.4g} at t = {t_end:.3g}s")
-    return Measured(bool(all(oks)), note="; ".join(notes), **where)
+        a.append(_at(la_, col, t_end))
+        b.append(_at(de_, col, t_end))
+        notes.append(f"seed {s}: Laplace − delta {a[-1] - b[-1]:+.4g} at t = {t_end:.3g}s")
+    return Sides(a, b, labels=("Laplace", "delta"), note="; ".join(notes), **where)
 
 
 STUDY.claim("C11-a")(lambda ctx: _c11(ctx, "a"))
@@ -498,11 +503,12 @@ STUDY.claim("C11-b")(lambda ctx: _c11(ctx, "b"))
 @STUDY.claim("C11-c")
 def _c11c(ctx):
     f6a, _, _, _, where = _fig6(ctx)
-    inc = all(
-        np.all(np.diff(g.bound_per_word) > -1e-9)
+    steps = [
+        float(np.min(np.diff(g.bound_per_word)))
         for _, g in _seeds(f6a).groupby(["method", "seed"])
-    )
-    return Measured(bool(inc), **where)
+        if len(g) > 1
+    ]
+    return Measured(min(steps), note=f"{len(steps)} runs", **where)
 
 
 @STUDY.claim("C3-conv")
@@ -513,8 +519,10 @@ def _c3conv(ctx):
     if "converged" not in mono.columns or not (mono.method == "ahmed_xing").any():
         return NotRun("this run's fig2 step has no Ahmed-Xing documents", dataset=where["dataset"])
     conv = mono.groupby("method").converged.mean()
-    return Measured(
-        bool(conv["ahmed_xing"] < 1.0),
+    return Sides(
+        [float(conv["ahmed_xing"])],
+        [1.0],
+        labels=("Ahmed-Xing share converged", "always"),
         note=", ".join(f"{m}: {v:.1%} of {int((mono.method == m).sum())} documents converged"
                        for m, v in conv.items()),
         **where,
