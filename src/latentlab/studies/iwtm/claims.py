@@ -35,12 +35,12 @@ CLAIMS = [
     _c("C10", "Eqs 4.1-4.3, 4.12-4.14", "Gibbs conditionals = ratio of joint marginals", 0.0, "abs", 1e-9, ID, "tiny"),
     _c("E1", "Fig 4.1", "Gibbs IWTM >= best supervised LDA+BOW in all (T, n_train) but one", "all but one",
        note="our value: settings where IWTM >= max_K LDA - se_margin, minus (settings - 1)"),
-    _c("E2", "Fig 4.1", "IWTM's advantage over the best LDA shrinks as n_train grows", True),
+    _c("E2", "Fig 4.1", "IWTM's advantage over the best LDA shrinks as n_train grows: the gap (points) at the smallest n_train above the gap at the largest, for every T", "shrinks", "order"),
     _c("E3", "Fig 4.1", "the best LDA K does not decrease with n_train", True),
-    _c("E4", "Fig 4.1", "IWTM >= LDA at about the same K in every setting", True),
-    _c("E5", "Table 4.1", "soft IWTM > LDA on IWTM's own clusters for every n_train", "58.0/61.3/64.0 vs 51.0/58.0/61.8"),
+    _c("E4", "Fig 4.1", "IWTM > LDA at about the same K (nearest in log K to IWTM's vocabulary) in every setting (margin 0: the document gives curves)", "IWTM > LDA", "order"),
+    _c("E5", "Table 4.1", "soft IWTM > LDA on IWTM's own clusters for every (T, n_train) (margin 0; the document's smallest gap is 2.2 points)", "58.0/61.3/64.0 vs 51.0/58.0/61.8", "order"),
     _c("E6", "Table 4.1", "IWTM's vocabulary grows with the training size", "867 -> 1116 -> 1247"),
-    _c("E7", "Fig 5.2", "CAVI IWTM + SVM >= best LDA+KMEANS in every (T, N_train)", "71.28 vs 70.18"),
+    _c("E7", "Fig 5.2", "CAVI IWTM + SVM > best LDA+KMEANS in every (T, N_train), by half the document's gap (claims.e7_margin points)", "71.28 vs 70.18", "order", "claims.e7_margin"),
     _c("E8", "Fig 5.2", "IWTM's vocabulary is near (although slightly larger than) the optimal LDA+KMEANS K: IWTM's vocabulary > the best K", "", "order",
        note="the document: IWTM 2784 at T = 50, N = 1300 vs LDA+KMEANS best at K = 750 (close peaks at 1750, 3000); 'near' spans 3.7x there, so only the side is judged"),
     _c("E9", "Fig 5.2", "LDA+GDPMM's vocabulary is close to IWTM's, but its accuracy is worse", "68.59 vs 71.28 (V 3445 vs 2784)",
@@ -290,7 +290,12 @@ def _each(ctx, name, fn, need_real=("scene13",)):
     res = []
     frames = _frames(ctx, name)
     for ds, df in frames.items():
-        v, note = fn(df)
+        out = fn(df)
+        if isinstance(out, Sides):  # an order row: both sides per setting
+            out.dataset, out.data_kind = ds, _kind(ds)
+            res.append(out)
+            continue
+        v, note = out
         res.append(Measured(v, dataset=ds, data_kind=_kind(ds), note=note))
     for ds in need_real:
         if ds not in frames:
@@ -333,12 +338,14 @@ def _(ctx):
 def _(ctx):
     def f(df):
         rows = _gap_table(df, "IWTM", "sLDA_BOW")
-        ok, notes = True, []
+        first, last, notes = [], [], []
         for T in sorted({r[0] for r in rows}):
             gaps = [a - b for t, _, a, b, _ in rows if t == T]
-            ok &= gaps[0] > gaps[-1]
+            first.append(gaps[0])
+            last.append(gaps[-1])
             notes.append(f"T={T} gaps {[round(g, 1) for g in gaps]}")
-        return bool(ok), "; ".join(notes)
+        return Sides(first, last, labels=("gap at the smallest n_train", "at the largest"),
+                     unit="T values", note="; ".join(notes))  # fmt: skip
 
     return _each(ctx, "ch4", f)
 
@@ -359,8 +366,6 @@ def _(ctx):
 
 @STUDY.claim("E4")
 def _(ctx):
-    m = ctx.settings.claims.se_margin
-
     def f(df):
         lda = _best_lda(df, "sLDA_BOW")
         iw = (
@@ -368,15 +373,17 @@ def _(ctx):
             .groupby(["T", "n_train"])
             .agg(acc=("acc", "mean"), K=("K", "mean"))
         )
-        ok, notes = True, []
+        a, b, notes = [], [], []
         for (T, n), r in iw.iterrows():
             s = lda.loc[(T, n)]
             k = s.index[np.argmin(np.abs(np.log(s.index.values / r.K)))]
-            ok &= 100 * r.acc >= 100 * s.loc[k] - m
+            a.append(100 * r.acc)
+            b.append(100 * s.loc[k])
             notes.append(
                 f"T={T} n={n}: {100 * r.acc:.1f} (K={r.K:.0f}) vs LDA K={k} {100 * s.loc[k]:.1f}"
             )
-        return bool(ok), "; ".join(notes)
+        return Sides(a, b, labels=("IWTM", "LDA at its K"), unit="settings",
+                     note="; ".join(notes))  # fmt: skip
 
     return _each(ctx, "ch4", f)
 
@@ -385,9 +392,10 @@ def _(ctx):
 def _(ctx):
     def f(df):
         g = df.groupby(["T", "n_train", "model"]).acc.mean().unstack("model")
-        ok = bool((g.IWTM > g.LDA_on_IWTM_clusters).all())
-        return ok, "; ".join(f"T={T} n={n}: {100 * r.IWTM:.1f} vs {100 * r.LDA_on_IWTM_clusters:.1f}"
-                             for (T, n), r in g.iterrows())  # fmt: skip
+        return Sides(list(100 * g.IWTM), list(100 * g.LDA_on_IWTM_clusters), paper_a=58.0,
+                     paper_b=51.0, labels=("soft IWTM", "LDA on its clusters"), unit="settings",
+                     note="; ".join(f"T={T} n={n}: {100 * r.IWTM:.1f} vs {100 * r.LDA_on_IWTM_clusters:.1f}"
+                             for (T, n), r in g.iterrows()))  # fmt: skip
 
     return _each(ctx, "ch4", f)
 
@@ -404,12 +412,12 @@ def _(ctx):
 
 @STUDY.claim("E7")
 def _(ctx):
-    m = ctx.settings.claims.se_margin
-
     def f(df):
         rows = _gap_table(df, "IWTM_CAVI", "LDA_KMEANS")
-        return bool(all(a >= b - m for _, _, a, b, _ in rows)), "; ".join(
-            f"T={T} n={n}: {a:.1f} vs {b:.1f} (K={k})" for T, n, a, b, k in rows)  # fmt: skip
+        return Sides([a for _, _, a, _, _ in rows], [b for _, _, _, b, _ in rows], paper_a=71.28,
+                     paper_b=70.18, labels=("IWTM CAVI", "best LDA+KMEANS"), unit="settings",
+                     note="; ".join(f"T={T} n={n}: {a:.1f} vs {b:.1f} (K={k})"
+                                    for T, n, a, b, k in rows))  # fmt: skip
 
     return _each(ctx, "ch5", f)
 
