@@ -32,6 +32,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from latentlab.claims.ledger import judge, judge_order, judge_rule, load_rule, read_claims
@@ -55,6 +56,21 @@ def counter_example(study: str, claim_id: str):
         return fn
 
     return deco
+
+
+def direction_passes(row: dict, effect: float = 0.1) -> dict:
+    """A "can pass" for an order row whose document gives a direction but no values: the
+    row's rule on its own B side against an A moved the document's way by the margin plus
+    ``effect`` x max|B| must give ``reproduced``. A constructed input, not the document's
+    numbers (weaker than ``paper``); register it per claim with :func:`counter_example`."""
+    rule = load_rule(row.get("rule", ""))
+    if not rule or rule.get("how") != "order" or "paper_a" in rule:
+        return {}
+    b = np.atleast_1d(np.asarray(rule["b"], dtype=float))
+    margin = float(rule.get("margin", 0.0))
+    shift = margin + effect * float(np.max(np.abs(b)))
+    a = b + shift if rule["dir"] == ">" else b - shift
+    return {"passes": judge_order(a, b, rule["dir"], margin, rule.get("test", "every"))[0]}
 
 
 def load_counter_examples(study: str) -> None:

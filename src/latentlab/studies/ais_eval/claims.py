@@ -11,8 +11,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats as sps
 
-from latentlab.claims.ledger import judge_order, load_rule
-from latentlab.claims.prove import counter_example
+from latentlab.claims.prove import counter_example, direction_passes
 from latentlab.claims.spec import Claim, Measured, NotRun, Sides
 from latentlab.evaluation import ais
 
@@ -798,21 +797,6 @@ def doc_directions(ratio_f: float, ratio_r: float, n_docs: int = 30, N: int = 10
     zero-mean pattern of +-0.01 nats (forward and reverse moved differently)."""
     pat = np.resize([0.01, -0.01, 0.005, -0.005], n_docs)
     return -N * np.log(ratio_f) + pat, -N * np.log(ratio_r) + np.roll(pat, 1)
-
-
-def direction_passes(row: dict, effect: float = 0.1) -> dict:
-    """Can an order row without the document's numbers pass (Figs 5.7-5.10 give none;
-    Table 5.2 bottom lacks ACL expensive)? The row's rule on its own B side against an A
-    moved in the document's direction by the margin plus ``effect`` x max|B| (a
-    constructed input, not the document's numbers) must give ``reproduced``."""
-    rule = load_rule(row.get("rule", ""))
-    if not rule or rule.get("how") != "order" or "paper_a" in rule:
-        return {}
-    b = np.atleast_1d(np.asarray(rule["b"], dtype=float))
-    shift = float(rule.get("margin", 0.0)) + effect * float(np.max(np.abs(b)))
-    a = b + shift if rule["dir"] == ">" else b - shift
-    return {"passes": judge_order(a, b, rule["dir"], rule.get("margin", 0.0),
-                                  rule.get("test", "every"))[0]}  # fmt: skip
 
 
 for _cid in ("C5.8b", "C5.9", "T5.2r-exp"):

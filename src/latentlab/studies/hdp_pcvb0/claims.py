@@ -16,8 +16,8 @@ import numpy as np
 import pandas as pd
 from scipy.special import gamma as gamma_fn
 
-from latentlab.claims.ledger import judge, judge_order, load_rule
-from latentlab.claims.prove import counter_example
+from latentlab.claims.ledger import judge
+from latentlab.claims.prove import counter_example, direction_passes
 from latentlab.claims.spec import Claim, Measured, NotRun, NotTestable, Sides
 from latentlab.studies.hdp_pcvb0.study import STUDY, ClaimsSettings
 
@@ -149,21 +149,6 @@ STUDY.claims(CLAIMS, settings=ClaimsSettings)
 
 
 # ------------------------------------------------------------------ counter-examples
-def direction_passes(row: dict, effect: float = 0.1) -> dict:
-    """Can an order row without the document's numbers pass? The document gives no values
-    for Figs 1 and 3-5, only directions: the row's rule on its own B side against an A
-    moved in the document's direction by the margin plus ``effect`` x max|B| (a
-    constructed input, not the document's numbers) must give ``reproduced``."""
-    rule = load_rule(row.get("rule", ""))
-    if not rule or rule.get("how") != "order" or "paper_a" in rule:
-        return {}
-    b = np.atleast_1d(np.asarray(rule["b"], dtype=float))
-    shift = float(rule.get("margin", 0.0)) + effect * float(np.max(np.abs(b)))
-    a = b + shift if rule["dir"] == ">" else b - shift
-    return {"passes": judge_order(a, b, rule["dir"], rule.get("margin", 0.0),
-                                  rule.get("test", "every"))[0]}  # fmt: skip
-
-
 for _cid in ("C1b", "C15a", "C8", "C9", "C10", "C13", "C16", "C11a", "C12a"):
     counter_example("hdp_pcvb0", _cid)(direction_passes)
 
