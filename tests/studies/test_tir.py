@@ -338,7 +338,8 @@ def test_speed_row_charges_the_regression_step(built):
     b = pd.read_csv(built / "bench.csv").set_index("method").seconds
     every = ST.settings("claims", {}).fit.interval
     tir = b["TIR Gibbs (approximate)"] + b["TIR regression step"] / every
-    assert float(df.loc["C3.9", "our_value"]) == pytest.approx(b["LDA CGS (dense)"] / tir, rel=1e-6)
+    # the ledger writes 6 significant digits
+    assert float(df.loc["C3.9", "our_value"]) == pytest.approx(b["LDA CGS (dense)"] / tir, rel=1e-5)
     assert f"/ {every} (fit.interval)" in df.loc["C3.9", "note"]
 
 
