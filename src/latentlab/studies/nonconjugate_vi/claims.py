@@ -16,6 +16,7 @@ import pandas as pd
 from scipy import stats
 
 from latentlab.claims.spec import Claim, Measured, NotRun, Sides
+from latentlab.studies.nonconjugate_vi.figures import converged_fits
 from latentlab.studies.nonconjugate_vi.study import STUDY, ClaimsSettings
 from latentlab.studies.nonconjugate_vi.tables import PAPER_T1, PAPER_T2
 
@@ -356,17 +357,9 @@ def _c8bl(ctx):
 _CASE5 = "see published/real/REVERSALS.md case 5"
 
 
-def _is_converged(g: pd.DataFrame) -> pd.Series:
-    """em_converged as bool (CSV round trips give strings); all True for sweeps written
-    before the column existed."""
-    if "em_converged" not in g.columns:
-        return pd.Series(True, index=g.index)
-    return g.em_converged.astype(str).str.lower() == "true"
-
-
 def _conv_counts(g: pd.DataFrame, methods) -> str:
     """Converged fits per method and K, e.g. 'laplace K=5: 3/3, K=10: 0/3'."""
-    c = g.assign(_c=_is_converged(g))
+    c = g.assign(_c=converged_fits(g))
     return "; ".join(
         f"{m} " + ", ".join(f"K={k}: {int(x._c.sum())}/{len(x)}" for k, x in c[c.method == m]
                            .groupby("K"))
@@ -382,7 +375,7 @@ def _c9(ctx, other):
 
     def row(a, sub):
         g = a.attrs["raw"]
-        g = g.assign(_c=_is_converged(g))
+        g = g.assign(_c=converged_fits(g))
         h = g.pivot_table(index=["K", "seed"], columns="method", values="heldout_per_word")
         ok = g.pivot_table(index=["K", "seed"], columns="method", values="_c", aggfunc="all")
         both = (ok["laplace"] & ok[other]).reindex(h.index).fillna(False).astype(bool)
@@ -432,7 +425,7 @@ def _c10(ctx):
             continue
         g = _a.attrs["raw"]
         g = g[g.method == "laplace"]
-        conv = g[_is_converged(g)]
+        conv = g[converged_fits(g)]
         by_k = conv.groupby("K").heldout_per_word.mean().sort_index()
         counts = "; ".join(
             f"K={k}: {int((conv.K == k).sum())}/{int((g.K == k).sum())}" for k in sorted(set(g.K))

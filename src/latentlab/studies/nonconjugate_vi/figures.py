@@ -50,6 +50,14 @@ def _redraw_fig2(df, meta):
     return draw_fig2(df, f2["corpus"], f2["K"])
 
 
+def converged_fits(sweep: pd.DataFrame) -> pd.Series:
+    """A sweep's ``em_converged`` as bool (CSV round trips give strings); all True for
+    sweeps written before the column existed (Fig. 5 and claims C9/C10)."""
+    if "em_converged" not in sweep.columns:
+        return pd.Series(True, index=sweep.index)
+    return sweep.em_converged.astype(str).str.lower() == "true"
+
+
 @STUDY.figure("fig5a", "fig5b")
 def fig5(ctx) -> FigureOutput:
     """Fig. 5a (per-word approximate bound on training data) or 5b (held-out) against K.
@@ -61,10 +69,7 @@ def fig5(ctx) -> FigureOutput:
 
     sweeps = ctx.input_list("sweeps")
     df = pd.concat([pd.read_csv(f) for f in sweeps], ignore_index=True)
-    if "em_converged" in df.columns:
-        df["_conv"] = df.em_converged.astype(str).str.lower() == "true"
-    else:
-        df["_conv"] = True
+    df["_conv"] = converged_fits(df)
     agg = (
         df.groupby(["corpus", "method", "K"])
         .agg(
