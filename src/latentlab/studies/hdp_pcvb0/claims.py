@@ -307,7 +307,7 @@ def _c2(ctx):
     ppl = _by_dataset(ctx, "perplexity").get(ds)
     gap = np.nan
     if ppl:
-        a = ctx._cached(("analysis", ds), lambda: _analyse(ppl, ctx.settings.claims))
+        a = _analysis(ctx, ds, ppl)
         gap = method_gap(a["mean"], rel=True)
     m = similar_row(float(max(spread)), gap, ctx.settings.claims.init_rel, "init_rel")
     m.dataset, m.data_kind, m.note = ds, _kind(ctx, ds), f"{m.note}; {note}"
@@ -402,11 +402,16 @@ def _analyse(results: list[dict], tol) -> dict:
     }
 
 
+def _analysis(ctx, ds: str, results: list[dict]) -> dict:
+    """:func:`_analyse` of one perplexity dataset, computed once per claims step."""
+    return ctx._cached(("analysis", ds), lambda: _analyse(results, ctx.settings.claims))
+
+
 def _each_ppl(ctx, fn):
     """One row per perplexity dataset: ``fn(a) -> Measured`` on its analysis."""
     rows = []
     for ds, res in _by_dataset(ctx, "perplexity").items():
-        a = ctx._cached(("analysis", ds), lambda res=res: _analyse(res, ctx.settings.claims))
+        a = _analysis(ctx, ds, res)
         m = fn(a)
         m.dataset, m.data_kind = ds, _kind(ctx, ds)
         rows.append(m)
@@ -487,7 +492,7 @@ def c5_row(runs: dict, T: int, priors) -> Measured:
 def _c5(ctx):
     rows = []
     for ds, res in _by_dataset(ctx, "perplexity").items():
-        a = ctx._cached(("analysis", ds), lambda res=res: _analyse(res, ctx.settings.claims))
+        a = _analysis(ctx, ds, res)
         for T in a["Ts"]:
             if not c5_cells(a["runs"], T, a["priors"]):
                 continue  # no pair ran at this T (e.g. only the trace configurations)
@@ -824,7 +829,7 @@ def _axis_rows(ctx, ranges, steps, values, what):
         paper = _paper(ctx, ds).removesuffix("-standin")
         if paper not in ranges:
             continue
-        a = ctx._cached(("analysis", ds), lambda res=res: _analyse(res, ctx.settings.claims))
+        a = _analysis(ctx, ds, res)
         lo, hi = ranges[paper]
         m = range_row(values(a), lo, hi, steps[paper])
         m.dataset, m.data_kind = ds, _kind(ctx, ds)
