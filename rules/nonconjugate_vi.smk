@@ -288,6 +288,7 @@ rule nonconjugate_vi_claims:
         table1=f"{NCV_OUT}/table1.csv",
         table1_problems=f"{NCV_OUT}/table1_problems.csv",
         table2=f"{NCV_OUT}/table2.csv",
+        table2_splits=f"{NCV_OUT}/table2_splits.csv",
         table2_tests=f"{NCV_OUT}/table2_tests.csv",
     output:
         csv=f"{NCV_OUT}/claims.csv",

@@ -93,7 +93,7 @@ def outputs(tmp_path_factory):
     _step(st, "claims", {"fig2_monotone": f["f2m.csv"], "sweeps": f["sweep.csv"],
                          "fig6a": f["fig6a"], "fig6b": f["fig6b"], "bench": f["bench.csv"],
                          "table1": f["table1"], "table1_problems": f["t1p.csv"],
-                         "table2": f["table2"],
+                         "table2": f["table2"], "table2_splits": f["t2s.csv"],
                          "table2_tests": f["table2_tests"]}, {"csv": f["claims.csv"]})  # fmt: skip
     return f
 
@@ -172,3 +172,22 @@ def test_tolerance_change_reruns_only_the_claims(tmp_path, rules_changed):
     assert rules_changed(
         "nonconjugate_vi", {"nonconjugate_vi": {"claims": {"p_value": 0.01}}}, tmp_path
     ) == {"nonconjugate_vi_claims"}
+
+
+def test_c15_rows_are_per_comparison_orders_over_splits(outputs):
+    """Sec. 5.2's claim (hierarchical better than each non-hierarchical model) is one order
+    row per (method, metric, comparator), judged over splits; the row whose document values
+    contradict the text (delta log likelihood vs pooled) carries no paper sides."""
+    from latentlab.claims.ledger import load_rule
+
+    df = read_claims(outputs["claims.csv"])
+    c15 = df[df.claim_id.str.match(r"C15-(laplace|delta)-")].set_index("claim_id")
+    want = {f"C15-{m}-{c}-{o}" for m in ("laplace", "delta") for c in ("accuracy", "log")
+            for o in ("pooled", "separate")}  # fmt: skip
+    assert set(c15.index) == want
+    n_splits = pd.read_csv(outputs["t2s.csv"]).split.nunique()
+    for cid, r in c15.iterrows():
+        rule = load_rule(r.rule)
+        assert rule["how"] == "order" and rule["test"].startswith("t")
+        assert len(rule["a"]) == n_splits
+        assert ("paper_a" in rule) == (cid != "C15-delta-log-pooled")
