@@ -210,3 +210,28 @@ def test_curves_are_compared_at_interpolated_times():
     assert _early_time(g, 0.5) == (5.0, False)
     assert _early_time(g, 0.1) == (2.0, True)
     assert np.isfinite(_gap_at(g, ["SVB"], _early_time(g, 0.1)[0]))
+
+
+def test_similar_rule_is_tied_to_the_early_gap():
+    """C4.6-similar: 'similar at the end' must be narrower than the early SCVB0 advantage
+    of the same curves (half of it, capped) and refuse that advantage; without an early
+    advantage the cap stands and nothing is rejected."""
+    import pandas as pd
+
+    from latentlab.claims.ledger import judge
+    from latentlab.studies.scvb0.claims import early_gap, similar_rule
+
+    rows = []
+    for seed in (0, 1):
+        for i, n in enumerate((100, 200, 300, 400)):
+            rows += [("SCVB0", seed, n, -8.0 + [0.4, 0.5, 0.1, 0.0][i]),
+                     ("SVB-B1-O0", seed, n, -8.0), ("SVB-B5-O0", seed, n, -8.1)]  # fmt: skip
+    curves = pd.DataFrame(rows, columns=["method", "seed", "docs_seen", "heldout_ll"])
+    early = early_gap(curves, ["SVB-B1-O0", "SVB-B5-O0"])
+    assert early == pytest.approx(0.5)  # the first half of the checkpoints: 0.4, 0.5
+    tol, reject, _ = similar_rule(early, cap=0.1)
+    assert tol == pytest.approx(0.1) and reject == [early]
+    assert judge(0.0, reject[0], "abs", tol)[0] == "not_reproduced"
+    tol, reject, _ = similar_rule(0.06, cap=0.1)
+    assert tol == pytest.approx(0.03)
+    assert similar_rule(-0.01, cap=0.1)[:2] == (0.1, None)
