@@ -18,9 +18,11 @@ REAL = "config/real.yaml (15-Scene images from the mirror)"
 ID = "identity"
 
 
-def _c(id, where, statement, paper, how="true", tol=0.0, dk="real", ds="scene13", note=""):
+def _c(
+    id, where, statement, paper, how="true", tol=0.0, dk="real", ds="scene13", note="", reject=None
+):
     return Claim(id, where=where, statement=statement, paper_value=paper, how=how,
-                 tolerance=tol, dataset=ds, data_kind=dk, note=note)  # fmt: skip
+                 tolerance=tol, dataset=ds, data_kind=dk, note=note, reject=reject)  # fmt: skip
 
 
 CLAIMS = [
@@ -50,8 +52,8 @@ CLAIMS = [
             "published/real/REVERSALS.md case 7, tests/models/iwtm/test_gdpmm.py, published/real/reversals/iwtm_gdpmm_vocab.csv"),
     _c("E10", "Fig 5.2", "LDA+KMEANS accuracy vs K is inverted-U (interior maximum)", True),
     _c("E11", "Sec 5.6.1", "decoupled SVM (VI) > generative Gibbs classification at 100/class (margin 0; the document's gap is 3 points)", "71.5 vs 68.5", "order"),
-    _c("E12", "Fig 5.3", "one LDA+KMEANS run is 2-5x faster than CAVI IWTM", "0.2-0.5",
-       note="our value: median time ratio LDA+KMEANS / IWTM over K"),
+    _c("E12", "Fig 5.3", "one LDA+KMEANS run is 2-5x faster than CAVI IWTM: the time ratio LDA+KMEANS / IWTM in 0.2-0.5 (0.35 +- 0.15)", 0.35, "abs", 0.15,
+       note="our value: median time ratio LDA+KMEANS / IWTM over K; the document's 2-5x faster is a ratio of 0.2-0.5; equal speed (ratio 1) is refused", reject=[1.0]),
     _c("E13", "Sec 5.6", "VI is much faster than Gibbs at equal data (20 h vs 14 days): Gibbs / VI time at the document's schedules", 16.8, "rel", "claims.speedup_rel",
        note="document schedules: 500 Gibbs sweeps vs 50 CAVI iterations; 14 days / 20 h = 16.8; passes within claims.speedup_rel (relative)"),
     _c("E14", "Fig 5.4", "unlabelled data improve accuracy, most at small N_L", "+5.8 / +4.3 pts"),
@@ -507,7 +509,7 @@ def _(ctx):
         lk = df[df.model == "LDA_KMEANS"].groupby(["T", "n_train", "K"]).seconds.mean()
         r = np.array([lk.loc[(T, n, K)] / iw.loc[(T, n)] for T, n, K in lk.index])
         med = float(np.median(r))
-        return bool(0.2 <= med <= 0.5), f"median ratio {med:.2f}, range {r.min():.2f}-{r.max():.2f}"
+        return med, f"median ratio {med:.2f}, range {r.min():.2f}-{r.max():.2f}"
 
     return _each(ctx, "ch5", f)
 
