@@ -104,6 +104,20 @@ def test_prove_both_ways(tmp_path):
     assert (s.path_order, s.path_value, s.path_bool) == (2, 4, 2)
 
 
+def test_order_with_paired_document_sides(tmp_path):
+    """A document giving several pairs (867 -> 1116 -> 1247: each step up) carries them all;
+    the proof passes on every pair."""
+    led = Ledger("demo", document="Doc 001")
+    led.order("O4", where="", statement="", ours_a=[138.0, 170.0], ours_b=[106.0, 138.0],
+              paper_a=[1116, 1247], paper_b=[867, 1116], labels=("K", "K before"),
+              dataset="d", data_kind="real")  # fmt: skip
+    led.write(tmp_path / "demo" / "claims.csv")
+    df = read_claims(tmp_path / "demo" / "claims.csv").set_index("claim_id")
+    assert df.loc["O4", "paper_value"] == "K 1116/1247 > K before 867/1116"
+    (p,) = pv.prove_ledger(tmp_path / "demo" / "claims.csv")
+    assert p.proven and (p.can_fail, p.can_pass) == ("swapped", "paper")
+
+
 def test_legacy_rows_read_from_the_tolerance_column():
     row = {"claim_id": "C", "verdict": "reproduced", "data_kind": "real", "rule": "",
            "paper_value": "0", "our_value": "0.04", "tolerance": "ge 0"}  # fmt: skip

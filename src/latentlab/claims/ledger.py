@@ -195,6 +195,12 @@ def _fmt(x) -> str:
     return str(x)
 
 
+def _fmt_side(x) -> str:
+    """The document's side of an order: one number, or several paired ones (``867/1116``)."""
+    v = _floats(x)
+    return _fmt(float(v[0])) if v.size == 1 else "/".join(_fmt(float(y)) for y in v)
+
+
 def judge(paper_value, our_value, how: str, tolerance: float = 0.0) -> tuple[str, str]:
     """Verdict and a short explanation for one comparison."""
     if how not in HOWS:
@@ -311,14 +317,15 @@ class Ledger:
         """Declare "A ``direction`` B by more than ``margin``" with both sides as data.
 
         ``ours_a``/``ours_b`` are scalars or per-seed arrays (paired by seed); ``paper_a``/
-        ``paper_b`` the document's own two sides where it gives them. The margin must be
+        ``paper_b`` the document's own two sides where it gives them (scalars, or paired
+        arrays when the document gives several pairs). The margin must be
         tied to the document's effect (at most half its gap), never to our noise.
         """
         verdict, why = judge_order(ours_a, ours_b, direction, margin, test)
         a, b = _floats(ours_a), _floats(ours_b)
         la, lb = labels
         if paper_a is not None and paper_b is not None:
-            paper = f"{la} {_fmt(float(paper_a))} {direction} {lb} {_fmt(float(paper_b))}"
+            paper = f"{la} {_fmt_side(paper_a)} {direction} {lb} {_fmt_side(paper_b)}"
         else:
             paper = f"{la} {direction} {lb}"
         d = (a - b) if direction == ">" else (b - a)
