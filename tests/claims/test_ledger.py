@@ -105,7 +105,7 @@ def test_read_claims_rejects_bad_files(tmp_path):
     with pytest.raises(ValueError, match="lacks columns"):
         read_claims(p)
     row = dict.fromkeys(COLUMNS, "x")
-    row["verdict"] = "maybe"
+    row["verdict"], row["cause"] = "maybe", ""
     pd.DataFrame([row]).to_csv(p, index=False)
     with pytest.raises(ValueError, match="unknown verdicts"):
         read_claims(p)
@@ -175,3 +175,35 @@ def test_report_overview_splits_verdicts_by_data_kind():
     assert list(ov.data_kind) == ["real", "identity", "none", "synthetic"]
     assert ov.set_index("data_kind").loc["real", "not_reproduced"] == 1
     assert ov.set_index("data_kind").loc["synthetic", "not_run"] == 1
+
+
+def test_causes_explain_misses_only(tmp_path):
+    """A cause lands on not_reproduced rows only (first matching pattern wins); a miss with
+    no declared cause is ``open``; a cause needs evidence and a known name."""
+    from latentlab.claims.ledger import CAUSES
+    from latentlab.claims.spec import Cause
+
+    led = Ledger("s", document="d")
+    kw = dict(where="w", statement="s", how="abs", tolerance=0.1, data_kind="real")
+    led.compare("T2-a", paper_value=1.0, our_value=2.0, dataset="x", **kw)  # miss
+    led.compare("T2-b", paper_value=1.0, our_value=1.0, dataset="x", **kw)  # pass
+    led.compare("C1", paper_value=1.0, our_value=2.0, dataset="y", **kw)  # miss, no cause
+    led.compare("C2", paper_value=1.0, our_value=2.0, dataset="z", **kw)  # miss, other ds
+    led.assign_causes([
+        Cause("T2-*", "substitute", "published/real/REVERSALS.md"),
+        Cause("C2", "reduction", "ladder.csv", dataset="q*"),
+    ])  # fmt: skip
+    got = {r.claim_id: (r.cause, r.evidence) for r in led.rows}
+    assert got == {"T2-a": ("substitute", "published/real/REVERSALS.md"), "T2-b": ("", ""),
+                   "C1": ("open", ""), "C2": ("open", "")}  # fmt: skip
+    led.write(tmp_path / "claims.csv")
+    df = read_claims(tmp_path / "claims.csv")
+    assert set(df.cause) <= {"", *CAUSES}
+    with pytest.raises(ValueError, match="not in"):
+        led.assign_causes([Cause("C1", "noise", "x")])
+    with pytest.raises(ValueError, match="needs its evidence"):
+        led.assign_causes([Cause("C1", "genuine", "")])
+    bad = df.assign(cause=["noise", "", "open", "open"])
+    bad.to_csv(tmp_path / "bad.csv", index=False)
+    with pytest.raises(ValueError, match="unknown causes"):
+        read_claims(tmp_path / "bad.csv")

@@ -38,6 +38,11 @@ Every judged row also carries its rule in the ``rule`` column (compact JSON), so
 - a bare boolean (``how="true"``): ``{"how": "true", "ours"}``; it cannot be proven from the
   CSV and needs a counter-example registered next to its claim function.
 
+Causes (issue 24): every ``not_reproduced`` row says why it misses in ``cause`` (one of
+:data:`CAUSES`) with a pointer to the file or test that shows it in ``evidence``; the study
+declares them next to its claims (``STUDY.causes``), and a miss nobody has explained yet is
+``open``.
+
 Verdicts: ``reproduced``, ``not_reproduced``, ``not_testable`` (public data cannot test
 it: private corpora, human studies), ``not_run`` (public data this run's config leaves
 out; the note names the config that runs it). Data kinds: ``real``, ``substitute``,
@@ -69,10 +74,15 @@ COLUMNS = [
     "verdict",
     "note",
     "rule",
+    "cause",
+    "evidence",
 ]
-# files written before the rule column existed are read with an empty rule
-OPTIONAL_COLUMNS = ("rule",)
+# files written before these columns existed are read with them empty
+OPTIONAL_COLUMNS = ("rule", "cause", "evidence")
 VERDICTS = ("reproduced", "not_reproduced", "not_testable", "not_run")
+# why a not_reproduced row misses (issue 24): our reduction of the document's settings, a
+# stand-in corpus, a choice the document leaves open, a genuine miss, or not known yet
+CAUSES = ("reduction", "substitute", "ambiguity", "genuine", "open")
 DATA_KINDS = ("real", "substitute", "synthetic", "identity", "none")
 HOWS = ("abs", "rel", "ge", "le", "true")
 DIRECTIONS = (">", "<")
@@ -92,6 +102,8 @@ class ClaimRow:
     verdict: str
     note: str
     rule: str = ""
+    cause: str = ""
+    evidence: str = ""
 
 
 def _jsonable(x):
@@ -409,6 +421,28 @@ class Ledger:
             claim_id, "not_run", where, statement, paper_value, reason, dataset, data_kind
         )
 
+    def assign_causes(self, causes: Iterable) -> None:
+        """Give every ``not_reproduced`` row its cause and evidence: the first of ``causes``
+        (objects with ``claim``, ``dataset``, ``cause``, ``evidence``; ``claim`` and
+        ``dataset`` are shell patterns, ``dataset=None`` matches any) that matches the
+        row's id and dataset, else ``open``. Other rows carry none: a cause explains a miss."""
+        from fnmatch import fnmatchcase
+
+        causes = list(causes)
+        for c in causes:
+            if c.cause not in CAUSES:
+                raise ValueError(f"cause {c.cause!r} of {c.claim} not in {CAUSES}")
+            if c.cause != "open" and not c.evidence:
+                raise ValueError(f"cause {c.cause!r} of {c.claim} needs its evidence")
+        for r in self.rows:
+            r.cause, r.evidence = "", ""
+            if r.verdict != "not_reproduced":
+                continue
+            hit = next((c for c in causes if fnmatchcase(r.claim_id, c.claim)
+                        and (c.dataset is None or fnmatchcase(r.dataset, c.dataset))),
+                       None)  # fmt: skip
+            r.cause, r.evidence = (hit.cause, hit.evidence) if hit else ("open", "")
+
     def extend(self, rows: Iterable[ClaimRow]) -> None:
         for r in rows:
             self._add(r)
@@ -438,6 +472,9 @@ def read_claims(path: str | Path) -> pd.DataFrame:
     bad = sorted(set(df["verdict"]) - set(VERDICTS))
     if bad:
         raise ValueError(f"{path}: unknown verdicts {bad}")
+    bad = sorted(set(df["cause"]) - {"", *CAUSES})
+    if bad:
+        raise ValueError(f"{path}: unknown causes {bad} (allowed: {CAUSES})")
     for v in ("not_testable", "not_run"):
         nt = df[(df["verdict"] == v) & (df["note"].str.strip() == "")]
         if len(nt):

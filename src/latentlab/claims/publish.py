@@ -21,7 +21,7 @@ from pathlib import Path
 import pandas as pd
 
 from latentlab.claims.ledger import read_claims
-from latentlab.claims.report import _md_table, overview
+from latentlab.claims.report import _md_table, misses_by_cause, overview
 from latentlab.errors import DataError
 from latentlab.provenance import COMMIT_ENV, CONFIG_ENV, machine
 
@@ -106,7 +106,8 @@ def readme_overview(run_dir: str | Path, link: str = "published/real") -> str:
     """The README block: verdict counts per study and data kind, and each study's time;
     ``link`` is the run folder relative to the README."""
     run_dir = Path(run_dir)
-    ov = overview(ledgers(run_dir))
+    led = ledgers(run_dir)
+    ov = overview(led)
     times = read_times(run_dir).set_index("study")
     rows = []
     for s in sorted(ov.study.unique()):
@@ -130,6 +131,11 @@ def readme_overview(run_dir: str | Path, link: str = "published/real") -> str:
             "and data kind:",
             "",
             _md_table(ov),
+            "",
+            "Misses (`not_reproduced`) by cause: our reduction of the document's settings, a "
+            "stand-in corpus, a choice the document leaves open, genuine, or not known yet:",
+            "",
+            _md_table(misses_by_cause(led)),
             "",
             *(
                 [

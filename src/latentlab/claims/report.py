@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from latentlab.claims.ledger import COLUMNS, DATA_KINDS, VERDICTS, read_claims
+from latentlab.claims.ledger import CAUSES, COLUMNS, DATA_KINDS, VERDICTS, read_claims
 
 # the document is the section heading, so each study table leaves its column out; the
 # machine-readable rule stays in claims.csv (its human form is the tolerance column)
@@ -52,6 +52,43 @@ def overview(allc: pd.DataFrame) -> pd.DataFrame:
     return ov.reset_index(drop=True)
 
 
+def misses_by_cause(allc: pd.DataFrame) -> pd.DataFrame:
+    """Per study, the ``not_reproduced`` rows counted by cause (issue 24); a ledger written
+    before the cause column counts its misses as ``open``."""
+    miss = allc[allc["verdict"] == "not_reproduced"].copy()
+    miss["cause"] = miss["cause"].replace("", "open")
+    t = (
+        miss.groupby("study")["cause"]
+        .value_counts()
+        .unstack(fill_value=0)
+        .reindex(index=sorted(allc["study"].unique()), columns=list(CAUSES), fill_value=0)
+        .fillna(0)
+        .astype(int)
+    )
+    t.insert(0, "misses", t.sum(axis=1))
+    t.columns.name = None
+    return t.reset_index().rename(columns={"index": "study"})
+
+
+def _cause_lines(df: pd.DataFrame) -> list[str]:
+    """A study's misses grouped by cause: the row ids (dataset) and the evidence."""
+    miss = df[df["verdict"] == "not_reproduced"]
+    if miss.empty:
+        return []
+    lines = ["Misses by cause:", ""]
+    for cause in CAUSES:
+        g = miss[miss["cause"].replace("", "open") == cause]
+        if g.empty:
+            continue
+        items = []
+        for ev, h in g.groupby("evidence", sort=False):
+            ids = ", ".join(f"{r.claim_id} ({r.dataset})" if r.dataset else r.claim_id
+                            for r in h.itertuples())  # fmt: skip
+            items.append(f"{ids}" + (f": {ev}" if ev else ""))
+        lines.append(f"- **{cause}** ({len(g)}): " + "; ".join(items))
+    return [*lines, ""]
+
+
 def build_report(
     run: str,
     out: str | Path,
@@ -92,6 +129,14 @@ def build_report(
         allc = pd.concat(frames, ignore_index=True)
         lines += ["## Overview", ""]
         lines += [_md_table(overview(allc)), ""]
+        lines += [
+            "Why the misses miss (`cause` column, per study): `reduction` (our smaller "
+            "settings), `substitute` (a stand-in corpus), `ambiguity` (a choice the document "
+            "leaves open), `genuine`, `open` (not known yet).",
+            "",
+            _md_table(misses_by_cause(allc)),
+            "",
+        ]
     if summaries:
         lines += ["## Datasets", ""]
         rows = []
@@ -112,6 +157,7 @@ def build_report(
         doc = df["document"].iloc[0] if len(df) else ""
         lines += [f"## Study `{study}`", "", f"Document: {doc}.", ""]
         lines += [f"Claims: {_verdict_counts(df)}.", ""]
+        lines += _cause_lines(df)
         lines += [_md_table(df[LEDGER_COLUMNS]), ""]
         # tables are written beside the ledger before it; shown inline, in document order
         for t in sorted(Path(path).parent.glob("table*.md"), key=_natural):

@@ -99,6 +99,20 @@ class Sides:
     claim_id: str | None = None  # a per-row id (e.g. "C3.1c-TIR": one row per model)
 
 
+@dataclass(frozen=True)
+class Cause:
+    """Why the ``not_reproduced`` rows of ``claim`` (a shell pattern over row ids, e.g.
+    ``"T2-*"``) on ``dataset`` (a pattern; None: any) miss: one of
+    :data:`~latentlab.claims.ledger.CAUSES`, with ``evidence`` naming the file or test that
+    shows it (a ladder, REVERSALS.md, a test on known truth). Declared with
+    ``STUDY.causes([...])``; the first matching entry wins."""
+
+    claim: str
+    cause: str
+    evidence: str
+    dataset: str | None = None
+
+
 @dataclass
 class NotTestable:
     """One row of a tested claim that public data cannot test for this dataset (a private
@@ -241,4 +255,5 @@ def evaluate_claims(study, ctx) -> Ledger:
             note="; ".join(x for x in (c.note, m.note) if x),
             reject=None if c.how == "true" else (c.reject if m.reject is None else m.reject),
         )
+    ledger.assign_causes(getattr(study, "cause_specs", ()))
     return ledger

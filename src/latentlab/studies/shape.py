@@ -177,6 +177,7 @@ class Study:
         self.redraws: dict[str, Callable] = {}
         self.claim_specs: list = []
         self.claim_fns: dict[str, Callable] = {}
+        self.cause_specs: list = []
         self.claims_settings: type | None = None
         self.rule_settings: type | None = None
 
@@ -228,6 +229,17 @@ class Study:
         self.claim_specs = list(specs)
         self.claims_settings = settings
         self._add(["claims"], "claims", settings, self._run_claims, "write claims.csv")
+
+    def causes(self, specs) -> None:
+        """Why the study's misses miss (a list of :class:`~latentlab.claims.spec.Cause`):
+        written into the ``cause``/``evidence`` columns of its ``not_reproduced`` rows."""
+        known = {c.id for c in self.claim_specs}
+        from fnmatch import fnmatchcase
+
+        for c in specs:
+            if not any(fnmatchcase(k, c.claim) or c.claim.startswith(k) for k in known):
+                raise ValueError(f"{self.name}: cause for unknown claim {c.claim!r}")
+        self.cause_specs = list(specs)
 
     def claim(self, *ids: str):
         """One small function per claim: ``fn(ctx) -> value | Measured | [Measured] | NotRun``."""
