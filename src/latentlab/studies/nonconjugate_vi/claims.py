@@ -839,3 +839,7 @@ for _s, _m in _T2_ROWS:
         STUDY.claim(f"T2-{_s}/{_m}-{_col.split('_')[0]}")(
             lambda ctx, _s=_s, _m=_m, _col=_col: _t2_value(ctx, _s, _m, _col)
         )
+
+from .causes import CAUSES  # noqa: E402
+
+STUDY.causes(CAUSES)

@@ -770,3 +770,8 @@ def _(ctx):
 @STUDY.claim("F4.2")
 def _(ctx):
     return float(ctx.csv("fig4_2").w.iloc[-1])
+
+
+from .causes import CAUSES  # noqa: E402
+
+STUDY.causes(CAUSES)

@@ -498,3 +498,7 @@ def _c39(ctx):
 
 
 STUDY.claims(CLAIMS, settings=ClaimsSettings)
+
+from .causes import CAUSES  # noqa: E402
+
+STUDY.causes(CAUSES)

@@ -1,0 +1,16 @@
+"""Every miss of the published tir ledger has a declared cause (issue 24), and the files its
+evidence names exist."""
+
+from miss_causes import evidence_problems, unexplained
+
+from latentlab.studies.tir.causes import CAUSES
+from latentlab.studies.tir.claims import STUDY
+
+
+def test_every_published_miss_has_a_declared_cause():
+    assert STUDY.cause_specs == CAUSES
+    assert unexplained("tir", CAUSES) == []
+
+
+def test_evidence_names_existing_files():
+    assert evidence_problems(CAUSES) == []
