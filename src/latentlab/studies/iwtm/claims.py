@@ -1229,3 +1229,8 @@ def _(ctx):
         )
 
     return _each(ctx, "svi", f)
+
+
+from .causes import CAUSES  # noqa: E402
+
+STUDY.causes(CAUSES)
