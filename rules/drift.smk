@@ -287,6 +287,7 @@ rule drift_claims:
         forecast=f"{DR_OUT}/monthly_forecast.csv",
         missing=f"{DR_OUT}/monthly_missing.csv",
         monthly_trace=f"{DR_OUT}/monthly_trace.csv",
+        monthly_matrices=f"{DR_OUT}/monthly_matrices.npz",
         network_summary=f"{DR_OUT}/network_summary.json",
         table2_2=f"{DR_OUT}/table2_2.csv",
     output:

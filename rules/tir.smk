@@ -292,6 +292,9 @@ rule tir_claims:
         fig3_4=f"{TIR_OUT}/fig3_4.csv",
         signtest=f"{TIR_OUT}/fig3_3_signtest.csv",
         docs=f"{TIR_OUT}/explore/{TIR_C['explore']}/tir_docs.csv",
+        tire_docs=f"{TIR_OUT}/explore/{TIR_C['explore']}/tire_docs.csv",
+        tire_edges=f"{TIR_OUT}/explore/{TIR_C['explore']}/tire_edges.csv",
+        full=f"{TIR_OUT}/prep/{TIR_C['explore']}/full.npz",
         bench=f"{TIR_OUT}/bench.csv",
         prep_summary=f"{TIR_OUT}/prep/{TIR_C['predict']}/summary.json",
     output:

@@ -142,7 +142,7 @@ def test_end_to_end(tmp_path, section):
           {"perplexity": ppl, "knn": knn, "links": links, "init": d / "init.json",
            "gibbs": d / "gibbs.json", "bench": d / "bench.csv"}, {"csv": out})  # fmt: skip
     df = read_claims(out)
-    ids = set(df.claim_id)
+    ids = {"C5" if i.startswith("C5-T") else i for i in df.claim_id}  # C5: one row per T
     for c in ("C1", "C2", "C3a", "C4a", "C5", "C6a", "C7", "C8", "C9", "C10", "C11a", "C12a",
               "C13", "C14", "C15a", "C15b", "C16"):  # fmt: skip
         assert c in ids, c
@@ -162,7 +162,25 @@ def test_end_to_end(tmp_path, section):
     assert set(judged.claim_id) == {f"C5-T{s.split()[2].rstrip(':')}" for s in judged.statement}
     assert all(st.startswith("T = ") for st in judged.statement)
     assert any("each of the 2 paired run(s)" in st for st in judged.statement)
-    assert "T = 100, 200, 300" in c5[c5.verdict == "not_run"].iloc[0].note
+    # the document's T = 100, 200, 300: one not_run row per T this run lacks, with its id
+    nr = c5[c5.verdict == "not_run"]
+    assert list(nr.claim_id) == ["C5-T100", "C5-T200", "C5-T300"]
+    assert all(
+        st.startswith(f"T = {i[4:]}:") for i, st in zip(nr.claim_id, nr.statement, strict=True)
+    )
+    assert nr.note.str.contains("config/paper.yaml runs T = 100, 200, 300").all()
+    assert set(nr.data_kind) == {"synthetic"}
+
+
+def test_c5_not_run_rows_per_missing_document_t():
+    """The document's Fig 3 left has T = 100, 200, 300: a run without one of them gets a
+    not_run row with that T's id; a T it ran gets none (its row is judged)."""
+    from latentlab.studies.hdp_pcvb0.claims import c5_not_run
+
+    rows = c5_not_run([50, 300], "kos", "real")
+    assert [r.claim_id for r in rows] == ["C5-T100", "C5-T200"]
+    assert all("config/paper.yaml" in r.reason and "T = 50, 300" in r.reason for r in rows)
+    assert c5_not_run([100, 200, 300], "kos", "real") == []
 
 
 def test_prepare_subsample_and_vocab_cut(tmp_path):

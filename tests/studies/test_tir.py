@@ -146,6 +146,9 @@ def built(tmp_path_factory):
             "fig3_4": d / "fig3_4.csv",
             "signtest": d / "sign.csv",
             "docs": d / "synth_tir_tir_docs.csv",
+            "tire_docs": d / "synth_tir_tire_docs.csv",
+            "tire_edges": d / "synth_tir_tire_edges.csv",
+            "full": d / "synth_tir_full.npz",
             "bench": d / "bench.csv",
             "prep_summary": d / "synth_tir_summary.json",
         },
@@ -185,7 +188,9 @@ def test_fits_are_deterministic(built, tmp_path):
 
 def test_claims_ledger(built):
     df = read_claims(built / "claims.csv")
-    ids = {i.removesuffix("-TIRE").removesuffix("-TIR") for i in df.claim_id}  # C3.1c per model
+    # per-row ids: C3.1c per model, C3.10 per edge role
+    ids = {i.removesuffix("-TIRE").removesuffix("-TIR") for i in df.claim_id}
+    ids = {i.removesuffix("-references").removesuffix("-citers") for i in ids}
     assert {c.id for c in ST.claim_specs} == ids
     assert df.loc[df.claim_id == "C3.8", "verdict"].item() == "not_testable"
     assert (df.loc[df.dataset.isin(["aan", "nips_cite"]), "verdict"] == "not_run").all()
@@ -306,6 +311,8 @@ def _claims_on(built, tmp_path, l1):
             "table3_1": d / "table3_1.csv", "recovery": tmp_path / "rec.csv",
             "fig3_4": d / "fig3_4.csv", "signtest": d / "sign.csv",
             "docs": d / "synth_tir_tir_docs.csv", "bench": d / "bench.csv",
+            "tire_docs": d / "synth_tir_tire_docs.csv",
+            "tire_edges": d / "synth_tir_tire_edges.csv", "full": d / "synth_tir_full.npz",
             "prep_summary": d / "synth_tir_summary.json"}.items()},
         {"csv": tmp_path / "claims.csv"},
     )  # fmt: skip
@@ -349,6 +356,37 @@ def test_table_3_1_rows_can_fail(built):
     from latentlab.claims.prove import prove_ledger
 
     proofs = {(p.claim_id, p.dataset): p for p in prove_ledger(built / "claims.csv", "tir")}
-    for cid in ("C3.1a", "C3.1b", "C3.2a", "C3.1c-TIR", "C3.1c-TIRE", "C3.2b"):
+    for cid in ("C3.1a", "C3.1b", "C3.2a", "C3.1c-TIR", "C3.1c-TIRE", "C3.2b",
+                "C3.10-references", "C3.10-citers"):  # fmt: skip
         p = proofs[(cid, "synth_tir")]
         assert p.can_fail and p.can_pass and not p.broken, (cid, p)
+
+
+def test_table_3_4_relevance_pairs_most_against_least_weight():
+    """C3.10 (Table 3.4): per document, the text similarity of the partner on its heaviest
+    edge against the one on its lightest (Table 3.4's two picks); a document whose edges all
+    weigh the same is left out. A model that weights the unrelated documents higher fails
+    the row; one that weights the related ones higher passes it."""
+    from latentlab.claims.ledger import judge_order
+    from latentlab.data.corpus import BowCorpus
+    from latentlab.studies.tir.claims import doc_cosine, edge_relevance
+
+    # docs 0-2 share words (a topic), 3-5 share other words; 0 cites 1 and 3, 4 cites 5 and 2
+    dense = np.array([[3, 2, 0, 0], [2, 3, 0, 0], [3, 3, 0, 0], [0, 0, 3, 2], [0, 1, 2, 3],
+                      [0, 0, 3, 3]])  # fmt: skip
+    cos = doc_cosine(BowCorpus.from_dense(dense))
+    assert cos(0, 1) == pytest.approx(12 / 13) and cos(0, 3) == 0.0
+
+    def edges(w_related, w_other):
+        return pd.DataFrame({"citing": [0, 0, 4, 4, 2], "cited": [1, 3, 5, 2, 1],
+                             "l_edge": [w_related, w_other, w_related, w_other, 1.0]})  # fmt: skip
+
+    most, least, used = edge_relevance(edges(2.0, 0.1), cos, "reference")
+    assert used == [0, 4]  # document 2 has a single reference
+    assert judge_order(most, least, ">", 0.0, "t0.05")[0] == "reproduced"
+    most, least, _ = edge_relevance(edges(0.1, 2.0), cos, "reference")
+    assert judge_order(most, least, ">", 0.0, "t0.05")[0] == "not_reproduced"
+    assert edge_relevance(edges(1.0, 1.0), cos, "reference")[2] == []  # all of equal weight
+    # citers: document 1 is cited by 0 (related) and 2 (related): both picks are related
+    most, least, used = edge_relevance(edges(2.0, 0.1), cos, "citer", docs=[1])
+    assert used == [1] and min(most + least) > 0.5

@@ -134,6 +134,7 @@ class NotRun:
     data_kind: str | None = None  # default: the claim's (``none`` for an identity claim)
     paper_value: Any = None  # default: the claim's
     statement: str | None = None
+    claim_id: str | None = None  # a per-row id (e.g. "C5-T100": a setting the run lacks)
 
 
 def resolve_tolerance(tol: float | str, settings) -> float:
@@ -207,7 +208,7 @@ def evaluate_claims(study, ctx) -> Ledger:
             continue
         if isinstance(r, NotRun):
             ledger.not_run(
-                c.id,
+                c.id if r.claim_id is None else r.claim_id,
                 where=c.where,
                 statement=c.statement if r.statement is None else r.statement,
                 paper_value=c.paper_value if r.paper_value is None else r.paper_value,

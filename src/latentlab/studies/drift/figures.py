@@ -11,6 +11,7 @@ from latentlab.plotting import figure
 from latentlab.studies.shape import FigureOutput
 
 from .fitting import METHODS
+from .networks import frequent_pairs
 from .study import STUDY, FigureSettings, ReductionSettings, SynthFigureSettings
 
 LABEL = {"LFRM_last": "LFRM (last)", "LFRM_all": "LFRM (all)", "LFRM_current": "LFRM (current)"}
@@ -119,15 +120,12 @@ def fig2_6(ctx):
     (the document hand-picks four 'interesting' pairs; we take the most frequent ones)."""
     z = np.load(ctx.input("matrices"))
     Y, P = z["Y"], z["P_DRIFT_all"]
-    T, N, _ = Y.shape
-    iu = np.triu_indices(N, 1)
-    freq = Y[:, iu[0], iu[1]].sum(0)
-    pick = np.argsort(-freq, kind="stable")[: ctx.settings.fig_pairs]
+    T = Y.shape[0]
+    pick = list(zip(*frequent_pairs(Y, ctx.settings.fig_pairs), strict=True))
     fig, ax = figure(len(pick), 1, width=6.0, height=1.5, squeeze=False, sharex=True)
     rows = []
     t = np.arange(1, T + 1)
-    for r, p in enumerate(pick):
-        i, j = iu[0][p], iu[1][p]
+    for r, (i, j) in enumerate(pick):
         a = ax[r, 0]
         a.plot(t, P[:, i, j], color="C0", label="DRIFT Pr(edge)")
         on = t[Y[:, i, j] == 1]

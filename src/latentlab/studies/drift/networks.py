@@ -101,3 +101,13 @@ def monthly_networks(
         "rule_top_actors": "most emails sent + received inside the window",
     }
     return Y, labels, top, [names[i] for i in top], summary
+
+
+def frequent_pairs(Y: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """The ``n`` actor pairs i < j with an edge in the most months of ``Y`` (T, N, N), most
+    frequent first (ties: the pair order of ``np.triu_indices``): Fig 2.6's pool (the
+    document picks its four pairs "from the fifty most frequent pairs")."""
+    iu = np.triu_indices(Y.shape[1], 1)
+    freq = Y[:, iu[0], iu[1]].sum(0)
+    pick = np.argsort(-freq, kind="stable")[:n]
+    return iu[0][pick], iu[1][pick]

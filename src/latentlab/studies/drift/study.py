@@ -207,6 +207,14 @@ class ClaimTolerances:
     enron_topic_words: int = 5
     enron_shuffles: int = 1000
     enron_features_rel: float = 0.25
+    # order rows over months (C2.9b: DRIFT against each other method for t >= early_t) and
+    # over actor pairs (C2.15: Fig 2.6's probabilities follow the edges): one-sided paired
+    # t-test at this level (margin 0: the figures give no values)
+    order_alpha: float = 0.05
+    # Fig 2.6: the document picks its pairs "from the fifty most frequent pairs"; a pair is
+    # underfit (C2.15b) when DRIFT's edge probability stays below underfit_p at every month
+    fig26_pairs: int = 50
+    underfit_p: float = 0.5
 
 
 @dataclass(frozen=True)

@@ -165,3 +165,4 @@ class ClaimsSettings:
     claims: ClaimTolerances = ClaimTolerances()
     corpora: dict[str, str] = field(default_factory=dict)
     fit: FitCfg = FitCfg()  # C3.9 charges one regression step per fit.interval sweeps
+    tables: TableCfg = TableCfg()  # C3.10 notes Table 3.4's documents (tables.edge_docs)

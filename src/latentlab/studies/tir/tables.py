@@ -86,18 +86,31 @@ def table3_4(ctx):
     )
     rows = []
     for a in picks.doc:
-        refs = e[e.citing == a].sort_values(["l_edge", "cited"], ascending=[False, True])
-        cits = e[e.cited == a].sort_values(["l_edge", "citing"], ascending=[False, True])
-        for what, sub, col in (("reference", refs, "cited"), ("citer", cits, "citing")):
-            if len(sub) == 0:
+        for what in ("reference", "citer"):
+            ext = extreme_edges(e, int(a), what)
+            if ext is None:
                 continue
-            for which, r in (("most", sub.iloc[0]), ("least", sub.iloc[-1])):
+            for which, (other, w) in zip(("most", "least"), ext, strict=True):
                 rows.append(
                     {"document": title[a], "role": f"{which} influential {what}"
                      if what == "reference" else f"{which} influenced {what}",
-                     "other": title[int(r[col])], "l_edge": float(r.l_edge)}
+                     "other": title[other], "l_edge": w}
                 )  # fmt: skip
     return TableOutput(pd.DataFrame(rows), floatfmt=".3g")
+
+
+def extreme_edges(e: pd.DataFrame, doc: int, what: str):
+    """Table 3.4's pick for one document: its most and least influential reference
+    (``what="reference"``: edges it cites) or most and least influenced citer (``"citer"``),
+    as ((partner, l_edge) of the largest weight, (partner, l_edge) of the smallest); ties
+    go to the smaller partner id first. None when it has no such edge."""
+    col = "cited" if what == "reference" else "citing"
+    own = "citing" if what == "reference" else "cited"
+    sub = e[e[own] == doc].sort_values(["l_edge", col], ascending=[False, True])
+    if len(sub) == 0:
+        return None
+    hi, lo = sub.iloc[0], sub.iloc[-1]
+    return (int(hi[col]), float(hi.l_edge)), (int(lo[col]), float(lo.l_edge))
 
 
 @dataclass(frozen=True)
