@@ -287,11 +287,6 @@ CLAIMS = [
         paper_value=1.0,
         how="ge",
         group="symasym",
-        note=(
-            "tolerance: half the smallest advantage the document's baselines and reverse "
-            "directions detected in the same row (1 - their largest ratio); refused: those "
-            "ratios"
-        ),
     ),
     Claim(
         "T5.3v-exp",
