@@ -144,7 +144,7 @@ def test_every_step_and_writer(models, tmp_path):
         assert c in ids
     for c in ["C5.1-lr", "C5.14", "T5.1-exp", "T5.2v-exp", "T5.2r-cheap", "T5.2r-exp"]:
         assert c in ids
-    for c in ["T5.3v-exp", "T5.3r-exp", "T5.3c-exp"]:
+    for c in ["T5.3v-exp", "T5.3r-exp", "T5.3c-exp", "T5.2v-geo", "C5.7d", "C5.8c", "C5.9b"]:
         assert c in ids
     # the document's numbers beside ours
     t51 = df[(df.claim_id == "T5.1-exp") & (df.dataset == "tiny")].iloc[0]

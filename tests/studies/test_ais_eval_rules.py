@@ -7,16 +7,20 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from latentlab.claims.ledger import judge_order
-from latentlab.claims.prove import COUNTER_EXAMPLES
+from latentlab.claims.ledger import judge, judge_order
+from latentlab.claims.prove import COUNTER_EXAMPLES, direction_passes
 from latentlab.studies.ais_eval.claims import (
     PAPER,
     corpus_ratio_sides,
     correlation_sides,
+    dip_sides,
     direction_frame,
     direction_gap_check,
     direction_sides,
+    forward_no_advantage,
     jump_ratio,
+    late_variance_sides,
+    path_variance_sides,
     pct_sides,
     variance_order_of_magnitude,
 )
@@ -143,3 +147,78 @@ def test_counter_examples_fail_and_pass(cid):
     claim's own decision code fails on the counter input, passes on the document's."""
     out = COUNTER_EXAMPLES[("ais_eval", cid)]({})
     assert out == {"fails": "not_reproduced", "passes": "reproduced"}
+
+
+@pytest.mark.parametrize("role", ["nips", "acl"])
+def test_geometric_below_convex_passes_on_table_5_2_and_fails_swapped(role):
+    """T5.2v-geo: the document's Table 5.2 (top) rows pass (lower direction of each path,
+    log10, half the smallest gap); the same rows with the paths' columns swapped fail."""
+    doc = {r: _s(PAPER["t52v"][(role, r)]) for r in ("cheap", "expensive")}
+    s = path_variance_sides(role, doc)
+    assert judge_order(s.a, s.b, "<", s.margin)[0] == "reproduced"
+    assert judge_order(s.paper_a, s.paper_b, "<", s.margin)[0] == "reproduced"
+    gaps = [np.log10(min(v["convex"], v["convex_rev"]) / min(v["geo"], v["geo_rev"]))
+            for v in doc.values()]  # fmt: skip
+    assert s.margin == pytest.approx(min(gaps) / 2)
+    swap = {r: v.rename({"geo": "convex", "geo_rev": "convex_rev", "convex": "geo",
+                         "convex_rev": "geo_rev"}) for r, v in doc.items()}  # fmt: skip
+    s = path_variance_sides(role, swap)
+    assert judge_order(s.a, s.b, "<", s.margin)[0] == "not_reproduced"
+
+
+def test_forward_no_advantage_passes_on_table_5_3_and_refuses_the_reverse():
+    """C5.7d: the document's cheap rows (forward 1.01 / 1.00) pass; a forward direction that
+    detects the reverse direction's advantage fails; the tolerance is half of 1 - 0.994
+    (NIPS), so the rule refuses every ratio the document's other estimators gave."""
+    for role in ("nips", "acl"):
+        doc = PAPER["t53r"][(role, "cheap")]
+        m = forward_no_advantage(role, direction_frame(dict(zip(METHODS, doc, strict=True))))
+        assert judge(m.paper_value, m.value, "ge", m.tolerance)[0] == "reproduced"
+        assert all(judge(1.0, r, "ge", m.tolerance)[0] == "not_reproduced" for r in m.reject)
+        rev = {**dict(zip(METHODS, doc, strict=True)), "geo": doc[3], "convex": doc[5]}
+        m = forward_no_advantage(role, direction_frame(rev))
+        assert judge(1.0, m.value, "ge", m.tolerance)[0] == "not_reproduced"
+    m = forward_no_advantage("nips", direction_frame(dict(zip(METHODS, doc, strict=True))))
+    assert m.tolerance == pytest.approx((1 - 0.994) / 2)
+
+
+def _iteration_frame(var_early, var_late, dip_n, dip_10n, iters=(10, 20, 30, 40)):
+    """Per-iteration log likelihoods, 2 runs x 3 docs, for the three methods at n = 10 and
+    100: run-to-run variance ``var_early`` / ``var_late`` in the first / second half of
+    the snapshots; the baselines' mean curve rises then falls by ``dip_n`` (n) and
+    ``dip_10n`` (10n) at the last snapshot, iteration-AIS keeps rising."""
+    rows = []
+    for m in ("iteration_ais", "std_ais", "lr"):
+        for n, dip in ((10, dip_n), (100, dip_10n)):
+            for i, it in enumerate(iters):
+                level = -100.0 + i - (dip + 1.0 if m != "iteration_ais" and i == len(iters) - 1
+                                      else 0.0)  # fmt: skip
+                sd = np.sqrt(2 * (var_early if i < len(iters) // 2 else var_late)) / 2
+                for doc in range(3):
+                    for run, sign in ((0, 1), (1, -1)):
+                        rows.append(dict(iteration=it, doc=doc, N=50, n_temps=n, run=run,
+                                         method=m, loglik=level + sign * sd))  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def test_late_variance_and_dip_orders():
+    """C5.8c passes when every method's variance grows over the snapshots and fails when it
+    shrinks; C5.9b passes when the baselines' dip shrinks with 10n and fails when it grows."""
+    ok = _iteration_frame(var_early=0.1, var_late=1.0, dip_n=2.0, dip_10n=0.5)
+    bad = _iteration_frame(var_early=1.0, var_late=0.1, dip_n=0.5, dip_10n=2.0)
+    s = late_variance_sides(ok)
+    assert len(s.a) == 6 and judge_order(s.a, s.b, ">", 0.0)[0] == "reproduced"
+    assert s.a == pytest.approx([1.0] * 6) and s.b == pytest.approx([0.1] * 6)
+    s = late_variance_sides(bad)
+    assert judge_order(s.a, s.b, ">", 0.0)[0] == "not_reproduced"
+    s = dip_sides(ok)
+    assert s.a == pytest.approx([0.5, 0.5]) and s.b == pytest.approx([2.0, 2.0])
+    assert judge_order(s.a, s.b, "<", 0.0)[0] == "reproduced"
+    s = dip_sides(bad)
+    assert judge_order(s.a, s.b, "<", 0.0)[0] == "not_reproduced"
+
+
+@pytest.mark.parametrize("cid", ["C5.8c", "C5.9b"])
+def test_figure_orders_carry_a_constructed_can_pass(cid):
+    """Figs 5.7-5.10 give no values: the order rows pass on a constructed input."""
+    assert COUNTER_EXAMPLES[("ais_eval", cid)] is direction_passes

@@ -91,6 +91,9 @@ CAUSES = [
     Cause("C9-bl", "open", f"{_NCV}/claims.csv: Laplace - BL on the 3 converged K = 5 pairs "
           "+0.0021 ± 0.0025, min -0.0003; pairs at K >= 10 cut by the 40 s EM budget; the row "
           "misses on AP too", dataset="newsgroups"),
+    Cause("C9-delta-bl", "open", f"{_NCV}/ctm_sweep_newsgroups.csv: delta - BL on the 2 "
+          "converged K = 5 pairs -0.0027 and +0.0023 (a tie); delta never converged at K >= 10 "
+          "(40 s EM budget) nor on AP (C9-delta-bl not run there)", dataset="newsgroups"),
     # settle: Laplace on 20 Newsgroups at K = 20, 30, 50, 100 (config/paper.yaml's K grid),
     # one seed, EM to its tolerance with no time budget: ~3-4 CPU-h; C10 needs a converged
     # K past the peak.
