@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pandas as pd
 
@@ -25,19 +27,21 @@ REVERSAL = (
 )
 
 CLAIMS = [
+    # one order row per metric and data set (C2.1-ll, C2.1-auc): DRIFT's mean against the
+    # best other method's mean, the document's two sides from Table 2.1 (PAPER_2_1)
     Claim(
         "C2.1",
         where="Table 2.1",
         statement="DRIFT has the best forecast LL and AUC",
         paper_value="DRIFT best in LL and AUC (synthetic: LL -11.6, AUC 0.939)",
-        how="true",
+        how="order",
     ),
     Claim(
         "C2.2",
         where="Table 2.1",
         statement="DRIFT has the best missing-data LL and AUC",
         paper_value="DRIFT best in LL and AUC (synthetic: LL -219, AUC 0.925)",
-        how="true",
+        how="order",
     ),
     Claim(
         "C2.14",
@@ -76,7 +80,8 @@ CLAIMS = [
         statement="DRIFT scales back its predicted density once the "
         "network sparsifies (closer to the true density than LFRM(all) and the baseline)",
         paper_value="DRIFT sparser at t = 36",
-        how="true",
+        how="order",
+        direction="<",
         note=ENRON_NOTE,
     ),
     Claim(
@@ -148,8 +153,8 @@ CLAIMS = [
         "C2.10",
         where="Fig 2.4",
         statement="LFRM(last) does well at the last time step",
-        paper_value="LFRM(last) >= LFRM(all) and baseline at the last month",
-        how="true",
+        paper_value="LFRM(last) > LFRM(all) and baseline at the last month",
+        how="order",
         note=ENRON_NOTE,
     ),
     Claim(
@@ -222,33 +227,87 @@ def _best(df, metric, methods):
     return v
 
 
+# Table 2.1 of the document: (DRIFT, the best other method, its name) per task, data set and
+# metric. Naive has no AUC. The Enron missing-data AUC row is absent from the document's text
+# (digest: [MISSING]); the text says DRIFT is best "under both metrics", a direction only.
+PAPER_2_1 = {
+    ("forecast", "synthetic", "ll"): (-11.6, -28.4, "LFRM(last)"),
+    ("forecast", "synthetic", "auc"): (0.939, 0.779, "LFRM(last)"),
+    ("missing", "synthetic", "ll"): (-219.0, -478.0, "LFRM(all)"),
+    ("missing", "synthetic", "auc"): (0.925, 0.691, "LFRM(all)"),
+    ("forecast", "enron", "ll"): (-83.5, -98.3, "LFRM(all)"),
+    ("forecast", "enron", "auc"): (0.910, 0.891, "LFRM(all)"),
+    ("missing", "enron", "ll"): (-639.0, -981.0, "LFRM(all)"),
+}
+
+
+def auc_margin_bound() -> float:
+    """Half the smallest AUC gap of Table 2.1 between DRIFT and the best other method (Enron
+    forecast: (0.910 - 0.891) / 2): the most ``claims.auc_margin`` may be."""
+    return min((a - b) / 2 for (_, _, m), (a, b, _) in PAPER_2_1.items() if m == "auc")
+
+
 def _drift_best(ctx, task, kind):
-    """DRIFT best in LL and AUC on the synthetic data and the monthly network."""
+    """DRIFT best in LL and AUC on the synthetic data and the monthly network: per data set
+    and metric, an order row of DRIFT's mean against the best other method's mean (the
+    document's statistic: scores averaged over data sets, or over months t = 3..37)."""
     out = []
+    cid = {"forecast": "C2.1", "missing": "C2.2"}[task]
+    what = "forecast" if task == "forecast" else "missing-data"
     sc = ctx.csv("synth_scores")
     monthly = ctx.csv("forecast") if task == "forecast" else ctx.csv("missing")
     mkind = ctx.json("network_summary").get("data_kind", "real")
     margin = ctx.settings.claims.auc_margin
-    for df, ds, dk in (
-        (sc[sc.task == task], "synthetic DRIFT", "synthetic"),
-        (monthly, "enron monthly" if mkind == "real" else "Enron-like", mkind),
+    if margin > auc_margin_bound():
+        raise ValueError(
+            f"claims.auc_margin {margin:g} is wider than half the document's smallest AUC gap "
+            f"({auc_margin_bound():.4g}, Table 2.1)"
+        )
+    for df, ds, dk, doc in (
+        (sc[sc.task == task], "synthetic DRIFT", "synthetic", "synthetic"),
+        (monthly, "enron monthly" if mkind == "real" else "Enron-like", mkind, "enron"),
     ):
-        others = [m for m in df.method.unique() if m != "DRIFT"]
         ll = _best(df, "ll", df.method.unique())
         auc = _best(df, "auc", [m for m in df.method.unique() if m != "Naive"])
-        ok_ll = all(ll["DRIFT"] > ll[m] for m in others)
-        ok_auc = all(auc["DRIFT"] > auc[m] + margin for m in others if m != "Naive")
-        note = (
-            (f"means over {df.dataset.nunique()} data sets; " if "dataset" in df else "")
-            + "LL "
-            + ", ".join(f"{m}={v:.4g}" for m, v in ll.items())
-            + "; AUC "
-            + ", ".join(f"{m}={v:.3f}" for m, v in auc.items())
-        )
-        if ds == "synthetic DRIFT":  # not the Enron-like network of the smoke run
-            note += "; " + REVERSAL
-        out.append(Measured(bool(ok_ll and ok_auc), dataset=ds, data_kind=dk, note=note))
+        head = f"means over {df.dataset.nunique()} data sets; " if "dataset" in df else ""
+        for metric, v in (("ll", ll), ("auc", auc)):
+            others = {m: x for m, x in v.items() if m != "DRIFT"}
+            # a method without a mean (NaN) is the best other: the row cannot pass on it
+            best = max(others, key=lambda m: (bool(np.isnan(others[m])), others[m]))
+            paper = PAPER_2_1.get((task, doc, metric))
+            note = (
+                head
+                + metric.upper()
+                + " "
+                + ", ".join(f"{m}={x:{'.4g' if metric == 'll' else '.3f'}}" for m, x in v.items())
+                + f"; best other: {best}"
+                + (f" (document: {paper[2]})" if paper else "")
+            )
+            if paper is None:
+                note += "; the document's value is absent from its text, which gives DRIFT best"
+            if ds == "synthetic DRIFT":  # not the Enron-like network of the smoke run
+                note += "; " + REVERSAL
+            out.append(
+                Sides(
+                    v["DRIFT"],
+                    others[best],
+                    paper_a=paper[0] if paper else None,
+                    paper_b=paper[1] if paper else None,
+                    labels=("DRIFT", "best other"),
+                    margin="claims.auc_margin" if metric == "auc" else 0.0,
+                    dataset=ds,
+                    data_kind=dk,
+                    statement=f"DRIFT has the best {what} {metric.upper()}: above the best "
+                    "other method",
+                    note=note,
+                    claim_id=f"{cid}-{metric}",
+                )
+            )
     return out
+
+
+# the Enron missing-data AUC (absent from the document's text) can pass on a constructed A
+counter_example("drift", "C2.2-auc")(direction_passes)
 
 
 @STUDY.claim("C2.1")
@@ -267,12 +326,21 @@ def _(ctx):
     thr = ctx.settings.claims.recovery_corr
     per = rec.groupby("dataset")["corr"].min()
     share = float((per > thr).mean())
+    bar = ctx.settings.claims.recovery_share
+    refused = one_short(bar, 10)
     return Measured(
         share,
-        paper_value=ctx.settings.claims.recovery_share,
+        paper_value=bar,
+        reject=[refused],
         note=f"min feature corr per data set ({len(per)}): {np.round(per.values, 3).tolist()}; "
-        + REVERSAL,
+        f"refused: {refused:g}, one of the document's ten data sets short of the bar; " + REVERSAL,
     )
+
+
+def one_short(bar: float, n: int) -> float:
+    """The largest share of ``n`` data sets below ``bar``: one data set short of it (the
+    nearest outcome a share rule must refuse; ``bar`` 0.8 of 10 data sets: 0.7)."""
+    return (math.ceil(bar * n - 1e-9) - 1) / n
 
 
 @STUDY.claim("C2.4")
@@ -281,10 +349,45 @@ def _(ctx):
     kind = ctx.json("network_summary").get("data_kind", "real")
     if 10 not in t.index or not (t.index >= 50).any():
         return NotRun("fewer than 50 held-out entries in this run")
-    tie = abs(int(t.loc[10, "Baseline"]) - int(t.loc[10, "DRIFT"])) <= 1
-    wins = bool((t.loc[t.index >= 50, "DRIFT"] > t.loc[t.index >= 50, "Baseline"]).all())
     note = "; ".join(f"k={k}: DRIFT {r.DRIFT} vs Baseline {r.Baseline}" for k, r in t.iterrows())
-    return Measured(bool(tie and wins), dataset=_monthly_dataset(ctx), data_kind=kind, note=note)
+    ok = ties_then_wins(t.DRIFT, t.Baseline)
+    return Measured(ok, dataset=_monthly_dataset(ctx), data_kind=kind, note=note)
+
+
+# Table 2.2 of the document: true positives among the k missing entries predicted most likely
+PAPER_2_2 = pd.DataFrame(
+    {
+        "k": [10, 20, 50, 100, 500, 1000],
+        "Baseline": [10, 19, 36, 60, 192, 285],
+        "LFRM_current": [5, 6, 12, 22, 78, 142],
+        "LFRM_all": [10, 19, 36, 62, 197, 290],
+        "DRIFT": [10, 20, 48, 90, 301, 361],
+    }
+).set_index("k")
+
+
+def ties_then_wins(a: pd.Series, base: pd.Series, tie: int = 1) -> bool:
+    """C2.4 on true positives per k (index k): ``a`` within ``tie`` of the baseline at
+    k = 10 (the document's small-k difference: 20 vs 19 at k = 20) and above it at every
+    k >= 50."""
+    late = a.index >= 50
+    return bool(abs(int(a[10]) - int(base[10])) <= tie and (a[late] > base[late]).all())
+
+
+@counter_example("drift", "C2.4")
+def _(row):
+    """Passes on Table 2.2's DRIFT and baseline columns (10 vs 10 at k = 10, 48 vs 36 ...
+    361 vs 285 for k >= 50); fails on its LFRM(all) column, which ties the baseline at
+    k = 10 but also at k = 50 (36 vs 36)."""
+    t = PAPER_2_2
+    return {
+        "fails": _verdict(ties_then_wins(t.LFRM_all, t.Baseline)),
+        "passes": _verdict(ties_then_wins(t.DRIFT, t.Baseline)),
+    }
+
+
+def _verdict(ok: bool) -> str:
+    return "reproduced" if ok else "not_reproduced"
 
 
 @STUDY.claim("C2.5")
@@ -304,11 +407,22 @@ def _(ctx):
         )
         for m in ("DRIFT", "LFRM_all", "Baseline")
     }
-    ok = err["DRIFT"] < err["LFRM_all"] and err["DRIFT"] < err["Baseline"]
+    best = min(("LFRM_all", "Baseline"), key=lambda m: (not np.isnan(err[m]), err[m]))
     note = f"months {T - 3}..{T}: |pred - true density| " + ", ".join(
         f"{m}={v:.4f}" for m, v in err.items()
     )
-    return Measured(bool(ok), dataset=_monthly_dataset(ctx), data_kind=kind, note=note)
+    return Sides(
+        err["DRIFT"],
+        err[best],
+        labels=("DRIFT |pred - true density|", "min(LFRM(all), baseline)"),
+        dataset=_monthly_dataset(ctx),
+        data_kind=kind,
+        note=note + f" (closer: {best}); the document shows Fig 2.5 only, no numbers",
+    )
+
+
+# Fig 2.5 gives a direction only: the row can pass on a constructed A (DRIFT's error lower)
+counter_example("drift", "C2.5")(direction_passes)
 
 
 def split_rhat(x) -> float:
@@ -376,6 +490,46 @@ def _trace_fits(ctx):
     return out
 
 
+def traces_stationary(st: pd.DataFrame, rhat: float, share: float) -> tuple[bool, pd.Series]:
+    """C2.6 on per-fit stats (:func:`trace_stats`): a fit is stationary when the split-R̂ of
+    K⁺ and of α are both below ``rhat``; the claim holds when a share >= ``share`` of the
+    fits are. Returns the verdict and the per-fit flags."""
+    ok = (st.rhat_K < rhat) & (st.rhat_alpha < rhat)
+    return bool(ok.mean() >= share), ok
+
+
+def synthetic_traces(trend: float, fits: int = 5, chains: int = 3, burnin: int = 100, seed=0):
+    """A trace frame like ``synth_trace`` (columns of :func:`trace_stats`): per fit, chains
+    of K⁺ ~ Poisson(5 + trend x iteration / burn-in) and α from its conditional given K⁺
+    (N = 10 actors, T = 100 steps), 2 x burn-in iterations. ``trend`` 0: stationary
+    chains (the document's burn-in of 100 sufficient); ``trend`` > 0: K⁺ still climbing."""
+    rng = np.random.default_rng(seed)
+    it = np.arange(2 * burnin)
+    rate = float(np.sum(1.0 / np.arange(1, 10 * 100 + 1))) + 1.0
+    rows = []
+    for f in range(fits):
+        for ch in range(chains):
+            K = rng.poisson(5.0 + trend * it / burnin)
+            alpha = rng.gamma(K + 3.0, 1.0 / rate)
+            cols = dict(dataset=f, task="forecast", chain=ch, iteration=it, K=K, alpha=alpha)
+            rows.append(pd.DataFrame(dict(cols, burnin=burnin, N=10, T=100)))
+    return pd.concat(rows, ignore_index=True)
+
+
+@counter_example("drift", "C2.6")
+def _(row):
+    """Passes on stationary traces (the document: a burn-in of 100 'found to be
+    sufficient': K⁺ and α draws around a fixed level after it); fails on traces whose K⁺
+    is still climbing (by 10 features over the burn-in) after the burn-in."""
+    c, h = ClaimsSettings().claims, ClaimsSettings().hyper
+
+    def verdict(tr):
+        st, _ = trace_stats(tr, ["dataset", "task"], h.alpha_a, h.alpha_b)
+        return _verdict(traces_stationary(st, c.trace_rhat, c.trace_share)[0])
+
+    return {"fails": verdict(synthetic_traces(10.0)), "passes": verdict(synthetic_traces(0.0))}
+
+
 @STUDY.claim("C2.6")
 def _(ctx):
     c = ctx.settings.claims
@@ -384,11 +538,11 @@ def _(ctx):
         if st.empty:
             out.append(NotRun(f"fewer than 4 iterations >= burn-in/2 ({burn})", ds, kind))
             continue
-        ok = (st.rhat_K < c.trace_rhat) & (st.rhat_alpha < c.trace_rhat)
+        stationary, ok = traces_stationary(st, c.trace_rhat, c.trace_share)
         share = float(ok.mean())
         out.append(
             Measured(
-                bool(share >= c.trace_share),
+                stationary,
                 dataset=ds,
                 data_kind=kind,
                 note=f"burn-in {burn} (document 100; 300 for missing data); "
@@ -438,13 +592,10 @@ def _(ctx):
     for kind, name in TEXT_KINDS.items():
         rec = ctx.csv(f"recovery_{kind}")
         ok = rec.groupby("dataset").apply(
-            lambda g: bool(
-                (g.model_feature == g.z_matched_feature).all()
-                and (g.acc_topic >= c.text_acc).all()
-                and (g.l1_ratio < c.text_l1_ratio).all()
-            ),
+            lambda g: associations_recovered(g, c.text_acc, c.text_l1_ratio),
             include_groups=False,
         )
+        refused = one_short(c.text_share, len(ok))
         per = rec.groupby("dataset").agg(
             association=("association", "first"),
             min_acc=("acc_topic", "min"),
@@ -461,10 +612,62 @@ def _(ctx):
                 dataset=name,
                 data_kind="synthetic",
                 paper_value=c.text_share,
-                note=note,
+                reject=[refused],
+                note=note + f"; refused: {refused:g}, one of the {len(ok)} data sets short of "
+                "the bar",
             )
         )
     return out
+
+
+def associations_recovered(g: pd.DataFrame, acc: float, l1_ratio: float) -> bool:
+    """C2.7 on one data set's recovery rows (one per planted feature): every planted topic
+    sits on the model feature matched to its actors, that feature's Z accuracy is >=
+    ``acc`` and the topic's L1 distance is below ``l1_ratio`` x the distance to the nearest
+    other planted topic."""
+    return bool(
+        (g.model_feature == g.z_matched_feature).all()
+        and (g.acc_topic >= acc).all()
+        and (g.l1_ratio < l1_ratio).all()
+    )
+
+
+def planted_recovery(swapped: bool, datasets: int = 5, K: int = 3) -> pd.DataFrame:
+    """Recovery rows of ``datasets`` fits of ``K`` planted features, each recovered exactly
+    (Z accuracy 1, L1 ratio 0.1); ``swapped``: the topics of planted features 0 and 1 land
+    on each other's features (their associations are lost, each alone looks recovered)."""
+    rows = []
+    for d in range(datasets):
+        for k in range(K):
+            topic = {0: 1, 1: 0}.get(k, k) if swapped else k
+            rows.append(dict(dataset=d, feature=k, model_feature=topic, z_matched_feature=k,
+                             acc_topic=1.0, l1_ratio=0.1))  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+@counter_example("drift", "C2.7")
+def _(row):
+    """Passes when every planted feature's topic and actors are recovered on the same model
+    feature (the associations of Sec 2.7 / Tables 2.3-2.4); fails when two planted topics
+    are recovered on each other's features in every data set."""
+    from latentlab.claims.ledger import judge
+
+    c = ClaimsSettings().claims
+
+    def verdict(rec):
+        ok = rec.groupby("dataset").apply(
+            lambda g: associations_recovered(g, c.text_acc, c.text_l1_ratio),
+            include_groups=False,
+        )
+        return judge(c.text_share, float(ok.mean()), "ge", 0.0)[0]  # the row's rule
+
+    return {"fails": verdict(planted_recovery(True)), "passes": verdict(planted_recovery(False))}
+
+
+# C2.13's alternatives in the document's own protocol (Sec 2.7.2: 20 topics, 100 recorded
+# samples after burn-in): a single swapped sample, a single topic without its match
+SWAP_SAMPLE = 1 - 1 / 100
+SWAP_TOPIC = 1 - 1 / 20
 
 
 @STUDY.claim("C2.13")
@@ -478,8 +681,11 @@ def _(ctx):
                 float(1.0 - per.mean()),
                 dataset=name,
                 data_kind="synthetic",
+                reject=[SWAP_SAMPLE],
                 note="share of recorded samples with another topic matching, per data set: "
-                + ", ".join(f"{v:.2f}" for v in per.values),
+                + ", ".join(f"{v:.2f}" for v in per.values)
+                + f"; refused: {SWAP_SAMPLE:g}, one of the document's 100 recorded samples "
+                "swapped",
             )
         )
     if "enron_summary" in ctx.inputs:
@@ -496,12 +702,14 @@ def _(ctx):
                     float(s["chain_match_share"]),
                     dataset=ENRON_TEXT,
                     data_kind="substitute",
+                    reject=[SWAP_TOPIC],
                     note=f"share of the {s['K']} topics of the first chain matched (Hungarian "
                     f"on L1) by a topic of each of {s['chains'] - 1} independent chain(s) "
                     f"closer than {s['chain_match_ratio']:g} x the distance to its nearest "
                     f"other topic, after {s['burnin']} burn-in iterations; within the first "
                     f"chain, {1 - s['swap_share']:.2f} of its {s['samples']} samples match "
-                    "its own mean",
+                    f"its own mean; refused: {SWAP_TOPIC:g}, one of the document's 20 topics "
+                    "unmatched",
                 )
             )
     return out
@@ -607,13 +815,48 @@ def _vs_baseline(ctx):
     }
 
 
+def baseline_unbeaten_early(d: dict, early: int, share: float) -> tuple[bool, dict]:
+    """C2.8 on each model's test LL minus the baseline's per month (``d``: model -> Series
+    indexed by t): every model is above the baseline in fewer than a share ``share`` of the
+    months t < ``early``. Returns the verdict and the shares."""
+    shares = {m: float((s[s.index < early] > 0).mean()) for m, s in d.items()}
+    return all(v < share for v in shares.values()), shares
+
+
+def fig2_4_shape(early_lead: float) -> dict:
+    """LL minus the baseline's per month t = 3..37, Fig 2.4's shape: every model 5 nats
+    below the baseline for t < 12, DRIFT 5 nats above it later; ``early_lead``: DRIFT's
+    difference for t < 12 instead."""
+    t = np.arange(3, 38)
+    drift = np.where(t < 12, early_lead, 5.0)
+    d = {m: pd.Series(np.full(len(t), -5.0), index=t) for m in ("Naive", "LFRM_last", "LFRM_all")}
+    return {**d, "DRIFT": pd.Series(drift, index=t)}
+
+
+@counter_example("drift", "C2.8")
+def _(row):
+    """Passes on Fig 2.4's shape (no model above the baseline for t < 12); fails when DRIFT
+    is above the baseline in every month t < 12 (by 5 nats)."""
+    c = ClaimsSettings().claims
+    return {
+        "fails": _verdict(baseline_unbeaten_early(fig2_4_shape(5.0), c.early_t, c.early_share)[0]),
+        "passes": _verdict(
+            baseline_unbeaten_early(fig2_4_shape(-5.0), c.early_t, c.early_share)[0]
+        ),
+    }
+
+
+# Fig 2.4 gives C2.10 a direction only: the row can pass on a constructed A (LFRM(last)'s LL
+# higher at the last month)
+counter_example("drift", "C2.10")(direction_passes)
+
+
 @STUDY.claim("C2.8")
 def _(ctx):
     f, d = _vs_baseline(ctx)
     kind = ctx.json("network_summary").get("data_kind", "real")
     early = ctx.settings.claims.early_t
-    shares = {m: float((s[s.index < early] > 0).mean()) for m, s in d.items()}
-    ok = all(v < ctx.settings.claims.early_share for v in shares.values())
+    ok, shares = baseline_unbeaten_early(d, early, ctx.settings.claims.early_share)
     note = f"share of months t < {early} above the baseline: " + ", ".join(
         f"{m}={v:.2f}" for m, v in shares.items()
     )
@@ -643,9 +886,11 @@ def _(ctx):
     kind = ctx.json("network_summary").get("data_kind", "real")
     T = int(f.t.max())
     last = f[f.t == T].set_index("method").ll
-    ok = last["LFRM_last"] >= last["LFRM_all"] and last["LFRM_last"] >= last["Baseline"]
-    return Measured(
-        bool(ok),
+    best = min(("LFRM_all", "Baseline"), key=lambda m: (not np.isnan(last[m]), -last[m]))
+    return Sides(
+        last["LFRM_last"],
+        last[best],
+        labels=("LFRM(last) LL", "max(LFRM(all), baseline)"),
         dataset=_monthly_dataset(ctx),
         data_kind=kind,
         note="LL at t=T: " + ", ".join(f"{m}={v:.4g}" for m, v in last.items()),
