@@ -1091,3 +1091,8 @@ for _cid in (
     *(f"C2.16-{m}" for m in FIG27_OTHERS),
 ):
     counter_example("drift", _cid)(direction_passes)
+
+
+from .causes import CAUSES  # noqa: E402
+
+STUDY.causes(CAUSES)
