@@ -256,5 +256,8 @@ def evaluate_claims(study, ctx) -> Ledger:
             note="; ".join(x for x in (c.note, m.note) if x),
             reject=None if c.how == "true" else (c.reject if m.reject is None else m.reject),
         )
-    ledger.assign_causes(getattr(study, "cause_specs", ()))
+    # the causes are judgments about the published (real) run: a smoke miss of the same
+    # claim has other reasons (its tiny budgets), so it stays open
+    causes = getattr(study, "cause_specs", ()) if getattr(ctx, "run", "real") != "smoke" else ()
+    ledger.assign_causes(causes)
     return ledger
