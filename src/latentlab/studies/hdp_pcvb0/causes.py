@@ -101,7 +101,7 @@ CAUSES = [
         "C13",
         "genuine",
         f"{CASE1}; {RUNS}: PCVB0 AA at T = 300 keeps alpha0 171.6 and all 300 topics by both "
-        "metrics (E[n_k] >= 1, >= 0.1 % of tokens); at T = 50 50 of 50",
+        "metrics (E[n_k] >= 1, >= 0.1 % of tokens); at T = 50: 50 of 50",
         dataset="kos",
     ),
     # --- Cora, T = 50: CVB0 AA stalls in every run -----------------------------------------
