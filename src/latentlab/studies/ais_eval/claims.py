@@ -1457,3 +1457,8 @@ def _(ctx):
 @STUDY.claim("C5.10b")
 def _(ctx):
     return _jump(ctx, "log_prior", "log prior probability of the topics")
+
+
+from .causes import CAUSES  # noqa: E402
+
+STUDY.causes(CAUSES)

@@ -1026,3 +1026,8 @@ def _c12c(ctx):
 def _c12d(ctx):
     return _in_range(ctx, "links", "map", None, "link-prediction MAP", FIG5_RANGE, FIG5_STEP,
                      FIG5_CHANCE)  # fmt: skip
+
+
+from .causes import CAUSES  # noqa: E402
+
+STUDY.causes(CAUSES)
