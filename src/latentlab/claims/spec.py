@@ -256,8 +256,10 @@ def evaluate_claims(study, ctx) -> Ledger:
             note="; ".join(x for x in (c.note, m.note) if x),
             reject=None if c.how == "true" else (c.reject if m.reject is None else m.reject),
         )
-    # the causes are judgments about the published (real) run: a smoke miss of the same
-    # claim has other reasons (its tiny budgets), so it stays open
-    causes = getattr(study, "cause_specs", ()) if getattr(ctx, "run", "real") != "smoke" else ()
+    # the causes are judgments about the real run (and the paper run it reduces): a miss of
+    # the same claim in smoke or another small run has other reasons (its tiny budgets), so
+    # it stays open
+    run = getattr(ctx, "run", "real")
+    causes = getattr(study, "cause_specs", ()) if run in ("real", "paper") else ()
     ledger.assign_causes(causes)
     return ledger
