@@ -5,9 +5,9 @@ numbers the genuine and substitute causes quote are those of the files they name
 from __future__ import annotations
 
 import re
-from fnmatch import fnmatchcase
 from pathlib import Path
 
+import miss_causes
 import pandas as pd
 import pytest
 
@@ -25,12 +25,7 @@ PATH = re.compile(r"(?:published|tests|src|scripts|config)/[\w./-]*\w\.(?:md|py|
 
 
 def first_cause(claim_id: str, dataset: str):
-    for c in CAUSES:
-        if fnmatchcase(claim_id, c.claim) and (
-            c.dataset is None or fnmatchcase(dataset, c.dataset)
-        ):
-            return c
-    return None
+    return miss_causes.first_cause(CAUSES, claim_id, dataset)
 
 
 def misses() -> pd.DataFrame:
