@@ -13,20 +13,17 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from fnmatch import fnmatchcase
 from pathlib import Path
 
-from latentlab.claims.ledger import read_claims
+from latentlab.claims.ledger import match_cause, read_claims
 
 ROOT = Path(__file__).resolve().parents[2]
 _PATH = re.compile(r"\b(?:published|tests|src|scripts|config)/[\w./-]*\w")
 _CASE = re.compile(r"REVERSALS\.md#case-(\d+)")
 
 
-def first_cause(causes, claim_id: str, dataset: str):
-    """The entry ``Ledger.assign_causes`` gives a not_reproduced row, or None."""
-    return next((c for c in causes if fnmatchcase(claim_id, c.claim)
-                 and (c.dataset is None or fnmatchcase(dataset, c.dataset))), None)  # fmt: skip
+# the entry Ledger.assign_causes gives a not_reproduced row, or None
+first_cause = match_cause
 
 
 def misses(study: str):

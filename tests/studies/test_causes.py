@@ -5,7 +5,7 @@ import importlib
 from pathlib import Path
 
 import pytest
-from miss_causes import evidence_problems, unexplained
+from miss_causes import evidence_problems, first_cause, misses, unexplained
 
 STUDIES = sorted(
     p.parent.name
@@ -24,6 +24,13 @@ def test_every_published_miss_has_a_declared_cause(study):
     causes, spec = _causes(study)
     assert spec == causes  # wired into the study (STUDY.causes)
     assert unexplained(study, causes) == []
+
+
+@pytest.mark.parametrize("study", STUDIES)
+def test_every_declared_cause_explains_a_published_miss(study):
+    causes = _causes(study)[0]
+    used = {id(first_cause(causes, *m)) for m in misses(study)}
+    assert [c for c in causes if id(c) not in used] == []
 
 
 @pytest.mark.parametrize("study", STUDIES)

@@ -426,8 +426,6 @@ class Ledger:
         (objects with ``claim``, ``dataset``, ``cause``, ``evidence``; ``claim`` and
         ``dataset`` are shell patterns, ``dataset=None`` matches any) that matches the
         row's id and dataset, else ``open``. Other rows carry none: a cause explains a miss."""
-        from fnmatch import fnmatchcase
-
         causes = list(causes)
         for c in causes:
             if c.cause not in CAUSES:
@@ -438,9 +436,7 @@ class Ledger:
             r.cause, r.evidence = "", ""
             if r.verdict != "not_reproduced":
                 continue
-            hit = next((c for c in causes if fnmatchcase(r.claim_id, c.claim)
-                        and (c.dataset is None or fnmatchcase(r.dataset, c.dataset))),
-                       None)  # fmt: skip
+            hit = match_cause(causes, r.claim_id, r.dataset)
             r.cause, r.evidence = (hit.cause, hit.evidence) if hit else ("open", "")
 
     def extend(self, rows: Iterable[ClaimRow]) -> None:
@@ -458,6 +454,15 @@ class Ledger:
         df.to_csv(tmp, index=False)
         tmp.replace(path)
         return df
+
+
+def match_cause(causes: Iterable, claim_id: str, dataset: str):
+    """The first of ``causes`` whose ``claim`` pattern matches ``claim_id`` and whose
+    ``dataset`` pattern (``None``: any) matches ``dataset``; ``None`` when none does."""
+    from fnmatch import fnmatchcase
+
+    return next((c for c in causes if fnmatchcase(claim_id, c.claim)
+                 and (c.dataset is None or fnmatchcase(dataset, c.dataset))), None)  # fmt: skip
 
 
 def read_claims(path: str | Path) -> pd.DataFrame:

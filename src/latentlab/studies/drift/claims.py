@@ -868,18 +868,7 @@ def _(ctx):
 @STUDY.claim("C2.9")
 def _(ctx):
     """DRIFT against the baseline per month t >= early_t, as C2.9b against the others."""
-    f = ctx.csv("forecast")
-    kind = ctx.json("network_summary").get("data_kind", "real")
-    c = ctx.settings.claims
-    a, b, t = late_months(f, "Baseline", c.early_t)
-    if len(t) < 2:
-        return NotRun(f"the run forecasts {len(t)} month(s) t >= {c.early_t}; a paired t-test "
-                      "needs 2 (config/real.yaml forecasts the Enron months 3..37)")  # fmt: skip
-    above = int(np.sum(np.array(a) > np.array(b)))
-    return Sides(a, b, labels=("DRIFT LL", "baseline LL"), test=f"t{c.order_alpha:g}",
-                 unit="months", dataset=_monthly_dataset(ctx), data_kind=kind,
-                 note=f"months {t[0]}..{t[-1]}: DRIFT above the baseline in {above} of "
-                      f"{len(t)}")  # fmt: skip
+    return late_order(ctx, "Baseline", "baseline", "DRIFT above the baseline in {above} of {n}")
 
 
 counter_example("drift", "C2.9")(direction_passes)  # Fig 2.4 gives a direction, no values
@@ -916,41 +905,42 @@ def late_months(f: pd.DataFrame, method: str, early: int):
     return [float(d[x]) for x in t], [float(o[x]) for x in t], [int(x) for x in t]
 
 
-@STUDY.claim("C2.9b")
-def _(ctx):
+def late_order(ctx, method: str, label: str, above_note: str, **row):
+    """DRIFT's forecast LL above ``method``'s over the months t >= claims.early_t (Fig 2.4):
+    the paired per-month sides and a one-sided t-test. ``above_note`` is the note's wording
+    with ``{above}`` and ``{n}``; ``row`` names the row (C2.9b)."""
     f = ctx.csv("forecast")
     kind = ctx.json("network_summary").get("data_kind", "real")
     ds = _monthly_dataset(ctx)
     c = ctx.settings.claims
-    out = []
-    for m in FIG24_OTHERS:
-        a, b, t = late_months(f, m, c.early_t)
-        cid = f"C2.9b-{m}"
-        if len(t) < 2:
-            out.append(NotRun(
-                f"the run forecasts {len(t)} month(s) t >= {c.early_t}; a paired t-test "
-                "needs 2 (config/real.yaml forecasts the Enron months 3..37)",
-                dataset=ds, data_kind=kind, claim_id=cid))  # fmt: skip
-            continue
-        above = int(np.sum(np.array(a) > np.array(b)))
-        out.append(
-            Sides(
-                a,
-                b,
-                labels=("DRIFT LL", f"{m} LL"),
-                test=f"t{c.order_alpha:g}",
-                unit="months",
-                claim_id=cid,
-                dataset=ds,
-                data_kind=kind,
-                statement=f"for t >= {c.early_t} DRIFT has a higher forecast log-likelihood "
-                f"than {LABEL.get(m, m)} (Fig 2.4; one-sided paired t-test over the months at "
-                f"claims.order_alpha = {c.order_alpha:g})",
-                note=f"months {t[0]}..{t[-1]}: DRIFT above in {above} of {len(t)}; margin 0: "
-                "Fig 2.4 gives no values",
-            )
+    a, b, t = late_months(f, method, c.early_t)
+    if len(t) < 2:
+        return NotRun(f"the run forecasts {len(t)} month(s) t >= {c.early_t}; a paired t-test "
+                      "needs 2 (config/real.yaml forecasts the Enron months 3..37)",
+                      dataset=ds, data_kind=kind, claim_id=row.get("claim_id"))  # fmt: skip
+    above = int(np.sum(np.array(a) > np.array(b)))
+    return Sides(a, b, labels=("DRIFT LL", f"{label} LL"), test=f"t{c.order_alpha:g}",
+                 unit="months", dataset=ds, data_kind=kind,
+                 note=f"months {t[0]}..{t[-1]}: " + above_note.format(above=above, n=len(t)),
+                 **row)  # fmt: skip
+
+
+@STUDY.claim("C2.9b")
+def _(ctx):
+    c = ctx.settings.claims
+    return [
+        late_order(
+            ctx,
+            m,
+            m,
+            "DRIFT above in {above} of {n}; margin 0: Fig 2.4 gives no values",
+            claim_id=f"C2.9b-{m}",
+            statement=f"for t >= {c.early_t} DRIFT has a higher forecast log-likelihood "
+            f"than {LABEL.get(m, m)} (Fig 2.4; one-sided paired t-test over the months at "
+            f"claims.order_alpha = {c.order_alpha:g})",
         )
-    return out
+        for m in FIG24_OTHERS
+    ]
 
 
 # ------------------------------------------------------------ Fig 2.3: one forecast task

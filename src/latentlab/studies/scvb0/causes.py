@@ -45,9 +45,6 @@ CAUSES = [
     Cause("C4.6", "open", f"{_S}/fig4_4.csv, {_S}/fig4_5.csv: the SCVB0 - best SVB gap is "
           "still rising steeply at the last checkpoints, so the final gap depends on where the "
           "2 epochs end", dataset=_SYNTH),
-    # settle (a real stand-in, if a re-run makes one miss): the thesis's corpus through its
-    # UCI re-release (config/paper.yaml scvb0.curves on uci_pubmed; cluster, hours).
-    Cause("C4.4", "open", f"{_S}/claims.csv: the row's note gives the per-seed gaps"),
     # settle: Fig 4.3 on its own corpus, config/paper.yaml scvb0.curves.fig4_3: uci_pubmed
     # (a download target; K = 200, 1 epoch, 10,000 held-out documents: a cluster job of a
     # few hours); cheaper and partial: newsgroups with scvb0.curves.n_epochs 10 in
