@@ -11,17 +11,6 @@ from latentlab.studies.shape import StepContext
 
 ROOT = Path(__file__).resolve().parents[1]
 
-# Published metas written before steps without settings of their own named their inputs'
-# settings (issue 21). Expected failures ONLY until published/real is re-run and re-published
-# (scripts/run_real.sh); the test fails on any empty one not listed here, and on a listed
-# one that is no longer empty (shrink the list then).
-KNOWN_EMPTY_REAL = {
-    "scvb0/fig4_3.meta.json", "scvb0/fig4_3_ap.meta.json", "scvb0/fig4_3_cora.meta.json",
-    "scvb0/fig4_3_kos.meta.json", "scvb0/fig4_4.meta.json", "scvb0/fig4_5.meta.json",
-    "scvb0/fig4_6.meta.json", "scvb0/fig4_7.meta.json", "scvb0/table4_4.meta.json",
-    "scvb0/table4_5.meta.json",
-}  # fmt: skip
-
 
 def empty_settings(run_dir: Path) -> set[str]:
     """The ``.meta.json`` files under ``run_dir`` whose settings are missing or empty
@@ -38,10 +27,7 @@ def test_published_metas_name_their_settings():
     run = ROOT / "published" / "real"
     if not run.is_dir():
         pytest.skip("no published run")
-    empty = empty_settings(run)
-    print(f"\n{len(empty)} published metas with empty settings (expected until re-published)")
-    assert empty - KNOWN_EMPTY_REAL == set(), "new outputs without settings"
-    assert KNOWN_EMPTY_REAL - empty == set(), "fixed by a re-publish: shrink KNOWN_EMPTY_REAL"
+    assert empty_settings(run) == set()
 
 
 def test_smoke_metas_name_their_settings():
