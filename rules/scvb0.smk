@@ -29,9 +29,9 @@ def s0_curves_dataset(fig):
 
 def s0_curves_priority(wildcards):
     """Build and fit the largest corpora first (a synthetic corpus's documents, in thousands;
-    Snakemake does not pass a priority on to a job's inputs): the
-    synth_200k curves are the run's critical path, and the timed steps that reserve every
-    core wait for them (published/real/run_times.tsv, scvb0 at d8f6c0d)."""
+    Snakemake does not pass a priority on to a job's inputs): the synth_200k curves are the
+    run's critical path, and the timed steps that reserve every core wait for them
+    (published/real/run_times.tsv, scvb0 at d8f6c0d)."""
     spec = S0["datasets"][wildcards.dataset]
     return spec["D"] // 1000 if spec["kind"] == "synthetic" else 1
 
