@@ -10,10 +10,12 @@ at most 450 CPU seconds in all. Job wall seconds overlap (2 jobs at a time) and 
 under load; CPU seconds are the load-robust number. The wall time of the whole run is
 ``time snakemake --cores 2``'s.
 
-``cpu_time`` is sampled (psutil, at start, every second for 30 s, then every 30 s; the last
-reading is kept), so it undercounts: a job shorter than a second records about 0 and a
-long job loses up to 30 s of its tail. ``--rusage FILE`` adds the exact figure per study
-(``getrusage`` of each job, self + waited-for children) from the log written by
+``cpu_time`` is sampled (snakemake 9 ``benchmark.py``: psutil at start, every 0.5 s for 30
+readings, then every 30 s; the last reading is kept), so it undercounts: a job shorter than
+half a second records about 0, every job loses the CPU after its last reading (up to 30 s
+of a long job's tail), and a child process that ends between two readings is missed.
+``--rusage FILE`` adds the exact figure per study (``getrusage`` of each job, self +
+waited-for children) from the log written by
 ``scripts/cpu_hook/sitecustomize.py`` (``LATENTLAB_CPU_LOG=FILE``,
 ``PYTHONPATH=scripts/cpu_hook:src``).
 """

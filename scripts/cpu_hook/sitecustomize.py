@@ -1,9 +1,9 @@
 """Exact CPU seconds of every ``python -m latentlab`` job (a measuring aid, not run by CI).
 
 Snakemake's ``benchmark:`` ``cpu_time`` is *sampled*: psutil reads the job's process tree
-once at start, every second for 30 s, then every 30 s, and keeps the last reading; a job
-shorter than a second records about 0 and a long job loses up to 30 s of its tail (and
-any child process that ends between two readings). For a fair CPU-seconds figure, put
+at start, every 0.5 s for 30 readings, then every 30 s, and keeps the last reading; a job
+shorter than half a second records about 0 and a long job loses up to 30 s of its tail
+(and any child process that ends between two readings). For a fair CPU-seconds figure, put
 this folder first on ``PYTHONPATH`` and set ``LATENTLAB_CPU_LOG=FILE``: each latentlab
 job then appends one JSON line at exit with its own and its waited-for children's
 user + system seconds (``getrusage``), its wall seconds, its command line and, when it
