@@ -37,10 +37,13 @@ def rusage_by_study(path: str | Path) -> dict[str, tuple[int, float]]:
     """``{study: (jobs, exact CPU seconds)}`` from a ``LATENTLAB_CPU_LOG`` file (one JSON
     line per job: ``argv`` = group, step, ...; ``cpu_self`` + ``cpu_children``)."""
     out: dict[str, tuple[int, float]] = {}
+    last: dict[tuple, dict] = {}  # one record per command line: the last one written (a
+    # spawned worker of an older hook wrote its parent's argv before the parent exited)
     for line in Path(path).read_text().splitlines():
-        if not line.strip():
-            continue
-        r = json.loads(line)
+        if line.strip():
+            r = json.loads(line)
+            last[tuple(r["argv"])] = r
+    for r in last.values():
         group = r["argv"][0] if r["argv"] else "?"
         if group == "claims" and len(r["argv"]) > 1 and r["argv"][1] == "report":
             group = "report"

@@ -29,6 +29,10 @@ def _write() -> None:
 
     if os.getpid() != _PID:  # a forked child that ran atexit handlers
         return
+    import multiprocessing
+
+    if multiprocessing.parent_process() is not None:
+        return  # a spawned worker (it carries its parent's argv; the parent counts it)
     argv = list(sys.argv)
     if not argv or not argv[0].replace(os.sep, "/").endswith("latentlab/__main__.py"):
         return
