@@ -9,11 +9,21 @@ study (``data`` = the shared dataset jobs). Issue 23's budget for the default sm
 at most 450 CPU seconds in all. Job wall seconds overlap (2 jobs at a time) and stretch
 under load; CPU seconds are the load-robust number. The wall time of the whole run is
 ``time snakemake --cores 2``'s.
+
+``cpu_time`` is sampled (snakemake 9 ``benchmark.py``: psutil at start, every 0.5 s for 30
+readings, then every 30 s; the last reading is kept), so it undercounts: a job shorter than
+half a second records about 0, every job loses the CPU after its last reading (up to 30 s
+of a long job's tail), and a child process that ends between two readings is missed.
+``--rusage FILE`` adds the exact figure per study (``getrusage`` of each job, self +
+waited-for children) from the log written by
+``scripts/cpu_hook/sitecustomize.py`` (``LATENTLAB_CPU_LOG=FILE``,
+``PYTHONPATH=scripts/cpu_hook:src``).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 
@@ -23,13 +33,39 @@ sys.path.insert(0, str(ROOT / "src"))
 from latentlab.bench_targets import by_study  # noqa: E402
 
 
+def rusage_by_study(path: str | Path) -> dict[str, tuple[int, float]]:
+    """``{study: (jobs, exact CPU seconds)}`` from a ``LATENTLAB_CPU_LOG`` file (one JSON
+    line per job: ``argv`` = group, step, ...; ``cpu_self`` + ``cpu_children``)."""
+    out: dict[str, tuple[int, float]] = {}
+    last: dict[tuple, dict] = {}  # one record per command line: the last one written (a
+    # spawned worker of an older hook wrote its parent's argv before the parent exited)
+    for line in Path(path).read_text().splitlines():
+        if line.strip():
+            r = json.loads(line)
+            last[tuple(r["argv"])] = r
+    for r in last.values():
+        group = r["argv"][0] if r["argv"] else "?"
+        if group == "claims" and len(r["argv"]) > 1 and r["argv"][1] == "report":
+            group = "report"
+        n, c = out.get(group, (0, 0.0))
+        out[group] = (n + 1, c + float(r["cpu_self"]) + float(r["cpu_children"]))
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("bench", nargs="?", default=str(ROOT / "benchmarks" / "smoke"))
     ap.add_argument("--before", help="another run's benchmarks/{run} folder to compare")
     ap.add_argument("--budget", type=float, default=450.0, help="CPU seconds (issue 23)")
+    ap.add_argument("--rusage", help="LATENTLAB_CPU_LOG file of the same run (exact CPU)")
     a = ap.parse_args(argv)
     df = by_study(a.bench)
+    if a.rusage:
+        ru = rusage_by_study(a.rusage)
+        df["rusage_jobs"] = df.study.map(lambda s: ru.get(s, (0, 0.0))[0])
+        df["rusage_cpu"] = df.study.map(lambda s: ru.get(s, (0, 0.0))[1])
+        df.loc[df.study == "total", "rusage_jobs"] = sum(n for n, _ in ru.values())
+        df.loc[df.study == "total", "rusage_cpu"] = sum(c for _, c in ru.values())
     if a.before:
         old = by_study(a.before).set_index("study")
         df["cpu_before"] = df.study.map(old.cpu_seconds)

@@ -74,12 +74,64 @@ def test_study_group_help_and_unknown_step_list_every_step(capsys):
     assert "perplexity" in err and "fig5" in err and "claims" in err
 
 
-def test_claims_step_registers_every_part():
-    from latentlab.studies.hdp_pcvb0.study import STUDY
+def test_claims_step_registers_the_claims_without_figures():
+    """The claims job imports the module declaring the claims (and their functions), not
+    the study's figures: every claim has its function, and no matplotlib is loaded."""
+    code = (
+        "import sys; from latentlab.cli import build_parser; "
+        "from latentlab.studies.hdp_pcvb0.study import STUDY; "
+        "build_parser(['hdp_pcvb0', 'claims', '--params', '{}']); "
+        "STUDY.check_claims(); assert 'claims' in STUDY.steps; "
+        "print(sorted(m for m in sys.modules if m.startswith(('matplotlib', "
+        "'latentlab.studies.hdp_pcvb0.figures', 'latentlab.studies.hdp_pcvb0.bench'))))"
+    )
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "[]"
 
-    cli.build_parser(["hdp_pcvb0", "claims", "--params", "{}"])
-    assert {"perplexity", "fig3", "bench", "claims"} <= set(STUDY.steps)
-    STUDY.check_claims()
+
+def test_figure_step_imports_no_numba():
+    """A figure job draws from its inputs: hdp_pcvb0's settings come from the model's
+    options module, so neither numba nor the model is imported (issue 23)."""
+    code = (
+        "import sys; from latentlab.cli import build_parser; "
+        "argv = ['hdp_pcvb0', 'fig3', '--params', '{}']; "
+        "a = build_parser(argv).parse_args(argv); "
+        "assert a.step == 'fig3'; "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] == 'numba' "
+        "or m.startswith('latentlab.models.hdp.model')))"
+    )
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "[]"
+
+
+def test_step_modules_name_the_module_that_registers_each_step():
+    """``shape.step_modules`` (read from the sources) agrees with the registry of every
+    study: a listed step is registered by a listed module, the claims step's modules hold
+    every claim function, and a step with a computed name is registered by the part the
+    fallback imports first."""
+    import pkgutil
+
+    import latentlab.studies as studies
+    from latentlab.studies.shape import _part_order, load_study, step_modules
+
+    names = [m.name for m in pkgutil.iter_modules(studies.__path__) if m.ispkg]
+    assert len(names) >= 7
+    for name in names:
+        study = load_study(name)
+        idx = step_modules(name)
+        assert set(idx) <= set(study.steps), (name, sorted(set(idx) - set(study.steps)))
+        for step in sorted(set(study.steps) - set(idx)):  # computed names: the fallback
+            # imports the study's parts in _part_order, the registering one first
+            first = _part_order(step)[0]
+            assert study.steps[step].fn.__module__.endswith(f".{first}"), (name, step)
+        for step, st in study.steps.items():
+            if step == "claims":
+                need = {fn.__module__ for fn in study.claim_fns.values()}
+                assert need <= idx["claims"], (name, need - idx["claims"])
+            elif step in idx:
+                assert st.fn.__module__ in idx[step], (name, step, st.fn.__module__)
 
 
 def test_core_group_builds_only_itself():

@@ -67,11 +67,9 @@ def source_commit(root: str | Path) -> str:
 
 @lru_cache(maxsize=1)
 def machine() -> dict:
-    """The machine a job ran on: CPU model, cores, memory, OS and library versions."""
-    import numba
-    import numpy
-    import scipy
-
+    """The machine a job ran on: CPU model, cores, memory, OS and library versions (read
+    from the installed distributions' metadata: importing numba and scipy only to name their
+    versions cost every figure and table job about a CPU second, issue 23)."""
     cpu = platform.processor() or platform.machine()
     try:
         for line in Path("/proc/cpuinfo").read_text().splitlines():
@@ -92,10 +90,20 @@ def machine() -> dict:
         "mem_gb": mem_gb,
         "os": platform.platform(),
         "python": platform.python_version(),
-        "numpy": numpy.__version__,
-        "scipy": scipy.__version__,
-        "numba": numba.__version__,
+        "numpy": _version("numpy"),
+        "scipy": _version("scipy"),
+        "numba": _version("numba"),
     }
+
+
+def _version(dist: str) -> str:
+    """Installed version of distribution ``dist`` (``"not installed"`` if absent)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version(dist)
+    except PackageNotFoundError:
+        return "not installed"
 
 
 def provenance() -> dict:

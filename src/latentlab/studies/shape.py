@@ -24,6 +24,7 @@ import dataclasses
 import importlib
 import json
 import logging
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -431,12 +432,60 @@ def _part_order(step: str) -> list[str]:
     return [first, *(p for p in PARTS if p != first)]
 
 
+# A registration in a study's source: ``@STUDY.run("a", "b", settings=...)`` (group 1 the
+# kind, group 2 the arguments), ``STUDY.claims(`` or ``@STUDY.claim(`` (the claims step).
+_REGISTRATION = re.compile(
+    r"^@STUDY\.(run|figure|table)\(([^)]*)\)|^(?:@STUDY\.claim\(|STUDY\.claims\()", re.M
+)
+_NAME = re.compile(r"""["']([A-Za-z_][A-Za-z0-9_]*)["']""")
+_DEF = re.compile(r"^def ([A-Za-z_][A-Za-z0-9_]*)", re.M)
+
+
+def step_modules(name: str) -> dict[str, set[str]]:
+    """Which modules of ``latentlab.studies.<name>`` register each step, read from their
+    source (decorators with literal names; ``claims`` = every module that declares the
+    claims or a claim function), so that a job imports only the module of its own step
+    (issue 23: every other module's imports cost each of the smoke run's jobs CPU seconds).
+    A step registered under a computed name (``@STUDY.figure(*IDS)``) is not listed:
+    :func:`_import_parts` then goes through the study's parts in order."""
+    from importlib.util import find_spec
+
+    try:
+        spec = find_spec(f"latentlab.studies.{name}")
+    except ModuleNotFoundError:
+        return {}
+    if spec is None or not spec.submodule_search_locations:
+        return {}
+    out: dict[str, set[str]] = {}
+    for folder in spec.submodule_search_locations:
+        for f in sorted(Path(folder).glob("*.py")):
+            text = f.read_text(encoding="utf-8")
+            mod = f"latentlab.studies.{name}.{f.stem}"
+            for m in _REGISTRATION.finditer(text):
+                if m.group(1) is None:
+                    names = ["claims"]
+                else:
+                    positional = re.split(r"\b[A-Za-z_]\w*\s*=", m.group(2), maxsplit=1)[0]
+                    names = _NAME.findall(positional)
+                    if not names and "*" not in positional:  # named after the function
+                        d = _DEF.search(text, m.end())
+                        names = [d.group(1)] if d else []
+                for n in names:
+                    out.setdefault(n, set()).add(mod)
+    return out
+
+
 def _import_parts(name: str, until: str | None = None, registered: dict | None = None) -> None:
     """Import the step modules of ``latentlab.studies.<name>`` that exist (a study
-    defined outside that package, as in the tests, has none). With ``until``, stop once
-    ``registered`` (the study's steps) holds that step; ``claims`` always imports every
-    module (its claim functions may live in any of them)."""
-    lazy = until is not None and until != "claims" and registered is not None
+    defined outside that package, as in the tests, has none). With ``until``, import the
+    modules :func:`step_modules` names for that step; if that does not register it (a
+    computed name), go through the parts until ``registered`` (the study's steps) holds it."""
+    lazy = until is not None and registered is not None
+    if lazy:
+        for mod in sorted(step_modules(name).get(until, ())):
+            importlib.import_module(mod)
+        if until in registered:
+            return
     for part in _part_order(until) if lazy else PARTS:
         if lazy and until in registered:
             return

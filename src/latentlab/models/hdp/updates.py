@@ -20,6 +20,7 @@ import numpy as np
 from scipy.special import digamma, polygamma
 
 from latentlab.errors import DivergenceError, LatentlabError
+from latentlab.models.hdp.options import Hyperprior  # noqa: F401 (its home until issue 23)
 
 
 class FixedPointError(DivergenceError):
@@ -162,16 +163,3 @@ def expected_tables(G: np.ndarray, P: np.ndarray, Ep: np.ndarray, Vp: np.ndarray
 def gamma_moments(shape: float, rate: float) -> tuple[float, float]:
     """E[x] and G[x] = exp(E[log x]) of Gamma(shape, rate)."""
     return shape / rate, float(np.exp(digamma(shape) - np.log(rate)))
-
-
-@dataclass
-class Hyperprior:
-    """Gamma hyperpriors of CVB/CVB0 (digest §3.2; infpy midpoints by default [AMBIG])."""
-
-    a_alpha: float = 4.0
-    b_alpha: float = 4.0
-    a_beta: float = 4.0
-    b_beta: float = 4.0
-    a_gamma: float = 7.5
-    b_gamma: float = 7.5
-    a_tau: float = 1.0

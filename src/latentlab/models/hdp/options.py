@@ -1,0 +1,78 @@
+"""The configurations of :class:`~latentlab.models.hdp.model.HDPLDA` and their options
+(seed 001; digest §3.2, §8), without the model: the study's settings read these, and a job
+that only draws a figure then imports neither numba nor scipy (issue 23)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from latentlab.errors import ConfigError
+
+METHODS = ("cvb", "cvb0", "pcvb", "pcvb0")
+PRIORS = ("AS", "AA")
+CONFIGS = tuple(f"{m}_{p}" for m in METHODS for p in PRIORS)
+
+
+@dataclass
+class Hyperprior:
+    """Gamma hyperpriors of CVB/CVB0 (digest §3.2; infpy midpoints by default [AMBIG])."""
+
+    a_alpha: float = 4.0
+    b_alpha: float = 4.0
+    a_beta: float = 4.0
+    b_beta: float = 4.0
+    a_gamma: float = 7.5
+    b_gamma: float = 7.5
+    a_tau: float = 1.0
+
+
+@dataclass
+class HDPOptions:
+    """Open decisions of seed 001 (digest §8) with their defaults.
+
+    alpha0_init, gamma0_init:   §3.7: α0π_k = 0.1/T read as α0 = 0.1, E[π_k] = 1/T
+                                (q(π̃_k) = Beta(1, T − k)); initial γ0 = 1 (not given).
+    beta_init:                  §3.7 "β0τ_v = 0.1/T": ``literal`` (β0 = 0.1·V/T, τ = 1/V),
+                                ``per_V`` (β0 = 0.1, i.e. a typo for 0.1/V), ``unnormalised``
+                                (β0 = 0.1 and β_v = 0.1/T in the first sweep only).
+    fp_max_iter, fp_tol:        inner Minka iterations for α0 (Eq 29) and β0 (Eq 30).
+    fp_strict:                  raise :class:`FixedPointError` when a fixed point fails
+                                (otherwise it is logged and counted in ``diagnostics``).
+    sort_topics:                reorder topics by decreasing Σ_d E[I(n_dk ≥ 1)] (PCVB) or
+                                Σ_d E[s_dk] (CVB) before the stick update; the paper does not.
+    tau_floor:                  0 = the paper's rule (τ_v = 0 for words unseen in training,
+                                Eq 31); > 0 floors τ at tau_floor/V and renormalises (§7.4 b).
+    cvb_denominator:            "G" (paper, Eq 18) or "E" (infpy) for β0 in the denominator.
+    cvb_predictive:             "E" or "G" values of α0π_k, β0τ_v in the CVB predictive (§3.8).
+    recount_every:              recompute E/V counts from q every n sweeps (drift, §7.3).
+    hyper_burnin:               sweeps before the first global update (0 = Algorithm 1: every
+                                iteration). Not in the document; a diagnostic for the
+                                symmetric fixed point the zero-order methods can stay in.
+    q_dtype:                    "float64" or "float32" storage of q (counts stay float64).
+    """
+
+    alpha0_init: float = 0.1
+    gamma0_init: float = 1.0
+    beta_init: str = "literal"
+    beta_init_value: float = 0.1
+    fp_max_iter: int = 100
+    fp_tol: float = 1e-8
+    fp_strict: bool = False
+    sort_topics: bool = False
+    tau_floor: float = 0.0
+    cvb_denominator: str = "G"
+    cvb_predictive: str = "E"
+    recount_every: int = 10
+    hyper_burnin: int = 0
+    q_dtype: str = "float64"
+    hyperprior: Hyperprior = field(default_factory=Hyperprior)
+
+    @classmethod
+    def from_dict(cls, d: dict | None) -> HDPOptions:
+        d = dict(d or {})
+        hp = Hyperprior(**d.pop("hyperprior", {}) or {})
+        known = {f for f in cls.__dataclass_fields__}
+        bad = sorted(set(d) - known)
+        if bad:
+            raise ConfigError(f"HDPOptions.{bad[0]}", f"unknown option(s) {bad}")
+        return cls(hyperprior=hp, **d)
