@@ -28,11 +28,17 @@ for _study in STUDIES:
 include: "rules/report.smk"
 
 
+# config/ladder.yaml (README "Ladders"): a ladder run builds its ladders, not a report
+LADDER_TARGETS = []
+if config.get("ladder", {}).get("studies"):
+
+    include: "rules/ladder.smk"
+
+
 rule all:
     default_target: True
     input:
-        DATA_SUMMARIES,
-        f"{OUT}/REPORT.md",
+        LADDER_TARGETS or [DATA_SUMMARIES, f"{OUT}/REPORT.md"],
 
 
 rule datasets:

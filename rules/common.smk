@@ -36,6 +36,9 @@ os.environ[CONFIG_ENV] = config_sha256(config)
 
 RUN = config["run"]
 OUT = f"results/{RUN}"
+# Prepared datasets live under results/{data.run}/data/ when data.run names another run (a
+# ladder's rungs read the real run's: one prepare job per dataset, not per rung), else here.
+DATA_OUT = f"results/{config['data'].get('run') or RUN}/data"
 LOGS = f"logs/{RUN}"
 BENCH = f"benchmarks/{RUN}"
 STUDIES = list(config.get("studies", []))
@@ -119,7 +122,7 @@ for _s in STUDIES:
 
 def data_path(name, file="dataset.npz"):
     """Canonical form of a prepared dataset (built by rules/data.smk)."""
-    return f"{OUT}/data/{name}/{file}"
+    return f"{DATA_OUT}/{name}/{file}"
 
 
 # Each study's .smk registers what the report gathers:

@@ -12,7 +12,7 @@ DATASETS = list(DATA.get("datasets", []))
 SYNTHETIC = config.get("synthetic", {})
 
 # summary.json of every dataset in data.datasets: the `all` rule builds them.
-DATA_SUMMARIES = [f"{OUT}/data/{n}/summary.json" for n in DATASETS]
+DATA_SUMMARIES = [f"{DATA_OUT}/{n}/summary.json" for n in DATASETS]
 
 # Memory (MB) and runtime (min) of the prepare step, by dataset (default 2000 MB, 10 min).
 _PREPARE_RES = {
@@ -54,8 +54,8 @@ for _name in _registry.external_names():
         input:
             f"{RESOURCES}/.fetched/{_name}.json",
         output:
-            dataset=f"{OUT}/data/{_name}/dataset.npz",
-            summary=f"{OUT}/data/{_name}/summary.json",
+            dataset=f"{DATA_OUT}/{_name}/dataset.npz",
+            summary=f"{DATA_OUT}/{_name}/summary.json",
         log:
             f"{LOGS}/data/prepare_{_name}.log",
         benchmark:
@@ -80,9 +80,9 @@ for _name in _registry.SYNTHETIC:
         name:
             f"data_{_name}"
         output:
-            dataset=f"{OUT}/data/{_name}/dataset.npz",
-            truth=f"{OUT}/data/{_name}/truth.npz",
-            summary=f"{OUT}/data/{_name}/summary.json",
+            dataset=f"{DATA_OUT}/{_name}/dataset.npz",
+            truth=f"{DATA_OUT}/{_name}/truth.npz",
+            summary=f"{DATA_OUT}/{_name}/summary.json",
         log:
             f"{LOGS}/data/{_name}.log",
         benchmark:

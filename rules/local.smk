@@ -38,8 +38,8 @@ for _name in LOCAL:
             # target needs this corpus, so runs that do not use it need no mirror
             lambda w, n=_name: _local_files(local_spec(n)),
         output:
-            dataset=f"{OUT}/data/{_name}/dataset.npz",
-            summary=f"{OUT}/data/{_name}/summary.json",
+            dataset=f"{DATA_OUT}/{_name}/dataset.npz",
+            summary=f"{DATA_OUT}/{_name}/summary.json",
         log:
             f"{LOGS}/data/local_{_name}.log",
         benchmark:

@@ -6,6 +6,7 @@ Groups are discovered, so a study adds commands without editing this file:
 * ``latentlab.claims.cli``               -> ``latentlab claims ...`` / ``report``
 * ``latentlab.plotting.cli``             -> ``latentlab figures check RUN_DIR``
 * ``latentlab.rebuild``                  -> ``latentlab rebuild PUBLISHED_FILE ...``
+* ``latentlab.ladder``                   -> ``latentlab ladder collect|bench`` (rules/ladder.smk)
 * ``latentlab.studies.<study>.cli``      -> ``latentlab <study> ...``
 
 Each such module defines ``register(subparsers)`` that adds one parser for its group
@@ -28,6 +29,7 @@ CORE_GROUPS = [
     "latentlab.claims.cli",
     "latentlab.plotting.cli",
     "latentlab.rebuild",
+    "latentlab.ladder",
 ]
 
 
@@ -48,7 +50,11 @@ def _wanted(argv: list[str] | None) -> tuple[str | None, str | None]:
     return (words[0] if words else None), (words[1] if len(words) > 1 else None)
 
 
-CORE_BY_NAME = {"data": "latentlab.data.cli", "claims": "latentlab.claims.cli"}
+CORE_BY_NAME = {
+    "data": "latentlab.data.cli",
+    "claims": "latentlab.claims.cli",
+    "ladder": "latentlab.ladder",
+}
 
 
 def _study_module(group: str | None) -> str | None:

@@ -32,6 +32,7 @@ _SECTIONS = {
     "synthetic": 'README.md "Data"',
     "compare": 'README.md "Your corpus, every method (`compare`)"',
     "data.local": 'README.md "Your corpus, every method (`compare`)"',
+    "ladder": 'README.md "Ladders"',
 }
 _CONFIG_FILES = 'README.md "Config files"'
 STUDIES = ("scvb0", "hdp_pcvb0", "nonconjugate_vi", "ais_eval", "iwtm", "drift", "tir")

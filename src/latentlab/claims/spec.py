@@ -173,14 +173,24 @@ def _row_dataset(c: Claim, r) -> str:
 
 
 def evaluate_claims(study, ctx) -> Ledger:
-    """Run every claim function of ``study`` on ``ctx`` and judge it (Ledger.compare)."""
+    """Run every claim function of ``study`` on ``ctx`` and judge it (Ledger.compare). In a
+    partial run (``ctx.partial``: a ladder rung) a claim whose input was not built is a
+    not_run row."""
+    from latentlab.studies.shape import MissingInput
+
     ledger = Ledger(study.name, document=study.document)
     rows: list[tuple] = []
     for c in study.claim_specs:
         if c.not_testable:
             rows.append((c, None))
             continue
-        result = study.claim_fns[c.id](ctx)
+        try:
+            result = study.claim_fns[c.id](ctx)
+        except MissingInput as e:
+            if not getattr(ctx, "partial", False):
+                raise
+            # a ladder rung builds only some of the study's outputs (rules/ladder.smk)
+            result = NotRun(f"partial run: {e.name!r} was not built in this run")
         results = result if isinstance(result, list) else [result]
         if not results:
             raise ValueError(f"{study.name} claim {c.id}: its function returned no row")

@@ -36,6 +36,18 @@ from latentlab.settings import field_names, parse_settings, settings_dict
 from latentlab.threads import job_threads
 
 COMMON_KEYS = ("run", "base_seed", "threads")
+# Optional keys of --params for every step: ``partial`` (a ladder rung's claims step,
+# rules/ladder.smk) judges the claims whose inputs the rung built and gives the others
+# not_run rows instead of stopping.
+OPTIONAL_KEYS = ("partial",)
+
+
+class MissingInput(ConfigError):
+    """A step asked for an input the rule did not give."""
+
+    def __init__(self, where: str, name: str, given):
+        super().__init__(where, f"no input named {name!r} (the rule gave {sorted(given)})")
+        self.name = name
 
 
 def derive_seed(base_seed: int, offset: int = 0, r: int = 0) -> int:
@@ -57,6 +69,7 @@ class StepContext:
     inputs: dict[str, list[Path]]
     outputs: dict[str, Path]
     wildcards: dict[str, str] = field(default_factory=dict)
+    partial: bool = False
     _cache: dict = field(default_factory=dict, repr=False)
 
     def input(self, name: str) -> Path:
@@ -67,11 +80,12 @@ class StepContext:
 
     def input_list(self, name: str) -> list[Path]:
         if name not in self.inputs:
-            raise ConfigError(
-                f"{self.study} {self.step}",
-                f"no input named {name!r} (the rule gave {sorted(self.inputs)})",
-            )
+            raise MissingInput(f"{self.study} {self.step}", name, self.inputs)
         return self.inputs[name]
+
+    def has_input(self, name: str) -> bool:
+        """Whether the rule gave the input ``name`` (a partial run gives only some)."""
+        return name in self.inputs
 
     def output(self, name: str) -> Path:
         if name not in self.outputs:
@@ -319,7 +333,7 @@ class Study:
         for k in COMMON_KEYS:
             if k not in params:
                 raise ConfigError(f"{self.name} {step}", f"--params lacks {k!r}")
-        section = {k: v for k, v in params.items() if k not in COMMON_KEYS}
+        section = {k: v for k, v in params.items() if k not in COMMON_KEYS + OPTIONAL_KEYS}
         settings = parse_settings(st.settings, section, self.name) if st.settings else None
         return StepContext(
             study=self.name,
@@ -331,6 +345,7 @@ class Study:
             inputs={k: [Path(p) for p in v] for k, v in (inputs or {}).items()},
             outputs={k: Path(p) for k, p in (outputs or {}).items()},
             wildcards=dict(wildcards or {}),
+            partial=bool(params.get("partial", False)),
         )
 
     def execute(self, step: str, params: dict, inputs=None, outputs=None, wildcards=None):

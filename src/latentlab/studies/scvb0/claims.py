@@ -368,6 +368,8 @@ def _curve_datasets(ctx, figs=CURVE_FIGS, extras=True):
     items = [(f, getattr(c, f), f"curves_{f}") for f in figs]
     if extras:
         items += [(f"fig4_3 ({d})", d, f"curves_extra_{d}") for d in c.extra_datasets]
+    if ctx.partial:  # a ladder rung (rules/ladder.smk) builds only some of the curves
+        items = [i for i in items if ctx.has_input(i[2])]
     seen, out = set(), []
     for fig, ds, key in items:
         if ds not in seen:  # one row per dataset; the figures share the curves

@@ -1,0 +1,151 @@
+# Reduction ladders (issue 24; README "Ladders"; latentlab.ladder):
+#   snakemake --cores 2 --configfile=config/ladder.yaml <study>_ladder
+# re-measures a study's key claims at each rung of config/ladder.yaml. A rung is the study's
+# ordinary rules run with the rung's complete config: one Snakemake module per rung
+# (rules/ladder_rung.smk), its rules named ladder_<study>_<rung>_<rule>, its outputs under
+# results/<run>/<study>/<rung>/<study>/. Every rung's jobs are ordinary jobs of one DAG: an
+# interrupted ladder resumes where it stopped, and the SLURM profile submits each one.
+# A rung's ledger is the study's own claims step given only the outputs the rung builds
+# (`partial`: the claims needing other outputs are not_run rows).
+# The module and `use rule` statements are written as the calls Snakemake compiles them to
+# (workflow.module, workflow.userule), since the rungs are data: a loop over the config.
+
+from latentlab import ladder as _ladder
+from latentlab.provenance import config_sha256
+
+LADDERS = _ladder.ladder_rungs(config, workflow.basedir, _CONFIGFILES)
+LADDER_ALL = bool(config["ladder"].get("all_rungs", False))
+LADDER_TARGETS = []
+
+
+def _ladder_claims_input(rule, kwpaths, targets):
+    """The named inputs of the study's claims rule that are among the rung's targets (a
+    list input keeps its files that are)."""
+    out = {}
+    for name, v in kwpaths.items():
+        if callable(v):
+            raise ValueError(
+                f"{rule}: input {name!r} is a function; a ladder needs the study's claims "
+                "rule to name its inputs as paths"
+            )
+        files = [v] if isinstance(v, str) else list(v)
+        kept = [str(f) for f in files if str(f) in targets]
+        if kept:
+            out[name] = kept[0] if isinstance(v, str) else kept
+    return out
+
+
+def _noop():
+    pass
+
+
+for _study, _rungs in LADDERS.items():
+    _spec = config["ladder"]["studies"][_study]
+    _params = _ladder.step_params(_study, _rungs, _spec["claims"], RUN, LADDER_ALL)
+    _lout = f"{OUT}/{_study}"
+    _ledgers, _built = {}, []
+    for _r in _rungs:
+        _targets = [_r.out(t) for t in _spec["targets"]]
+        # module <rung>: the study's rules with the rung's config; use rule * as <rung>_*
+        workflow.module(name=_r.module, snakefile="ladder_rung.smk", config=_r.config)
+        workflow.userule(
+            rules=["*"],
+            from_module=_r.module,
+            exclude_rules=[],
+            name_modifier=f"{_r.module}_*",
+            lineno=1,
+        )(_noop)
+        # use rule <study>_claims with: input: the rung's targets only; params: partial
+        _claims = f"{_r.module}_{_study}_claims"
+        _info = workflow.get_rule(_claims).ruleinfo
+        _json = json.loads(_info.params[1]["json"])
+        _json["partial"] = True
+        workflow.userule(
+            rules=[f"{_study}_claims"],
+            from_module=_r.module,
+            exclude_rules=[],
+            name_modifier=_claims,
+            lineno=2,
+        )(
+            workflow.input(
+                **_ladder_claims_input(_claims, _info.input.kwpaths, set(_targets))
+            )(
+                workflow.params(json=json.dumps(_json, sort_keys=True))(
+                    workflow.run(_noop)
+                )
+            )
+        )
+
+        # the rung alone: `snakemake ladder_<study>_<rung>` (resolves for every rung)
+        rule:
+            name:
+                _r.module
+            input:
+                _targets,
+                _r.out("claims.csv"),
+
+        if _r.fits_here or LADDER_ALL:
+            _ledgers[_r.name] = _r.out("claims.csv")
+            _built += [*_targets, _r.out("claims.csv")]
+
+    rule:
+        name:
+            f"{_study}_ladder_collect"
+        input:
+            **_ledgers,
+        output:
+            csv=f"{_lout}/ladder.csv",
+            png=report(
+                f"{_lout}/ladder.png",
+                caption="../report/ladder.rst",
+                category="ladders",
+            ),
+        log:
+            f"{LOGS}/{_study}/ladder.log",
+        benchmark:
+            f"{BENCH}/{_study}/ladder.tsv"
+        threads: 1
+        resources:
+            mem_mb=1000,
+            runtime=5,
+        params:
+            json=json.dumps(_params, sort_keys=True),
+            ledgers=" ".join(f"{k}={v}" for k, v in _ledgers.items()),
+        shell:
+            "python -m latentlab ladder collect --params {params.json:q} "
+            "--ledger {params.ledgers} --csv {output.csv} --png {output.png} > {log} 2>&1"
+
+    # the time of each rung, once all of them are built (their benchmark files)
+    rule:
+        name:
+            f"{_study}_ladder_bench"
+        input:
+            _built,
+        output:
+            csv=f"{_lout}/bench_targets.csv",
+        log:
+            f"{LOGS}/{_study}/ladder_bench.log",
+        threads: 1
+        resources:
+            mem_mb=500,
+            runtime=2,
+        params:
+            json=json.dumps(_params, sort_keys=True),
+        shell:
+            "python -m latentlab ladder bench --params {params.json:q} --csv {output.csv} "
+            "> {log} 2>&1"
+
+    rule:
+        name:
+            f"{_study}_ladder"
+        input:
+            f"{_lout}/ladder.csv",
+            f"{_lout}/ladder.png",
+            f"{_lout}/bench_targets.csv",
+
+    LADDER_TARGETS += [f"{_lout}/ladder.csv", f"{_lout}/bench_targets.csv"]
+
+
+# Provenance: every job records the hash of the ladder's config (which fixes every rung);
+# each rung's rules/common.smk set it to its own while the modules were read.
+os.environ[CONFIG_ENV] = config_sha256(config)

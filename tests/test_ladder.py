@@ -1,0 +1,352 @@
+"""Reduction ladders (issue 24; latentlab.ladder, rules/ladder.smk, config/ladder.yaml): the
+ladder config validates (a bad rung key is a few lines naming it), the two ladders resolve
+with one job set per rung, the collect step turns rung ledgers into ladder.csv rows and a
+figure that passes the figure check, and a smoke-sized ladder runs end to end (slow)."""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+import yaml
+
+from latentlab import ladder, runconfig
+from latentlab.claims.ledger import Ledger
+from latentlab.errors import ConfigError
+
+ROOT = Path(__file__).resolve().parents[1]
+MAX_LINES = 12
+
+
+def _ladder_config(over: dict | None = None) -> dict:
+    cfg = yaml.safe_load((ROOT / "config" / "ladder.yaml").read_text())
+    if over:
+        cfg = runconfig.merge(cfg, over)
+    return cfg
+
+
+def _load(cfg: dict) -> dict:
+    return runconfig.load(copy.deepcopy(cfg), ["config/ladder.yaml"], ROOT)
+
+
+# ------------------------------------------------------------------ config
+def test_ladder_config_builds_each_rung_as_a_run_over_real():
+    rungs = ladder.ladder_rungs(_load(_ladder_config()), ROOT)
+    assert set(rungs) == {"scvb0", "nonconjugate_vi"}
+    real = yaml.safe_load((ROOT / "config" / "real.yaml").read_text())
+    for study, rs in rungs.items():
+        assert len(rs) >= 3
+        assert rs[0].name == "real" and rs[0].overrides == {}
+        # the first rung is the real run's settings of the study, nothing else
+        assert rs[0].config[study] == runconfig.validate(copy.deepcopy(real), ROOT)[study]
+        for r in rs:
+            assert r.run == f"ladder/{study}/{r.name}"
+            assert r.config["studies"] == [study]
+            assert r.config["data"]["run"] == "real"
+            assert "ladder" not in r.config
+        # the last rung is the document's setting, which does not fit here: it says why
+        assert not rs[-1].fits_here and rs[-1].reason
+    k = {r.name: r.config["scvb0"]["curves"]["K"] for r in rungs["scvb0"]}
+    assert k["real"] == 100 and k["K200"] == 200
+    ncv = {r.name: r.config["nonconjugate_vi"]["ctm"] for r in rungs["nonconjugate_vi"]}
+    assert ncv["real"]["em_time_budget_s"] == 40.0
+    assert ncv["converged"]["em_time_budget_s"] is None
+    assert ncv["K100_doc"]["K_grid"][-1] == 100
+
+
+def _error_lines(cfg) -> tuple[str, list[str]]:
+    with pytest.raises(ConfigError) as e:
+        ladder.ladder_rungs(_load(cfg), ROOT)
+    text = str(e.value)
+    return text, text.splitlines()
+
+
+def test_bad_rung_key_is_a_few_lines_naming_it():
+    cfg = _ladder_config()
+    cfg["ladder"]["studies"]["scvb0"]["rungs"][1]["sett"] = {}
+    with pytest.raises(runconfig.ConfigFileError) as e:
+        _load(cfg)
+    text = str(e.value)
+    assert len(text.splitlines()) <= MAX_LINES, text
+    assert "config ladder.studies.scvb0.rungs[1].sett: unknown key" in text, text
+    assert 'README.md "Ladders"' in text and "fits_here" in text, text
+
+
+def test_bad_setting_in_a_rung_names_the_rung_and_the_key():
+    cfg = _ladder_config()
+    cfg["ladder"]["studies"]["scvb0"]["rungs"][1]["set"] = {"scvb0": {"curvez": {"K": 200}}}
+    text, lines = _error_lines(cfg)
+    assert len(lines) <= MAX_LINES, text
+    assert "ladder.studies.scvb0.rungs[1] (K200).set" in text and "curvez" in text, text
+
+
+def test_a_rung_cannot_rename_its_run_or_lack_a_reason():
+    cfg = _ladder_config()
+    cfg["ladder"]["studies"]["scvb0"]["rungs"][1]["set"] = {"run": "x"}
+    text, _ = _error_lines(cfg)
+    assert "rungs[1] (K200).set.run" in text, text
+    cfg = _ladder_config()
+    del cfg["ladder"]["studies"]["scvb0"]["rungs"][-1]["reason"]
+    text, _ = _error_lines(cfg)
+    assert "rungs[5] (pubmed_doc).reason" in text, text
+
+
+def test_fewer_than_three_rungs_are_refused():
+    cfg = _ladder_config()
+    del cfg["ladder"]["studies"]["nonconjugate_vi"]["rungs"][1:]
+    with pytest.raises(runconfig.ConfigFileError) as e:
+        _load(cfg)
+    assert "ladder.studies.nonconjugate_vi.rungs" in str(e.value)
+
+
+# ------------------------------------------------------------------ collect + figure
+def _rung(name, index, over, fits=True, reason=""):
+    cfg = {"run": f"lad/s/{name}", "s": runconfig.merge({"K": 10, "n": 3}, over.get("s", {}))}
+    return ladder.Rung("s", name, index, over, fits, reason, cfg)
+
+
+def _ledger(path: Path, gap: float, order_a: list[float]) -> str:
+    led = Ledger("s", document="doc")
+    led.compare("C1", where="Fig. 1", statement="gap >= 0", paper_value=0.0, our_value=gap,
+                how="ge", tolerance=0.0, dataset="d", data_kind="real")  # fmt: skip
+    led.order("C2", where="Fig. 2", statement="A > B", ours_a=order_a, ours_b=[1.0, 1.0],
+              direction=">", paper_a=3.0, paper_b=1.0, dataset="d", data_kind="real")  # fmt: skip
+    led.not_run("C2", where="Fig. 2", statement="A > B", paper_value="A > B",
+                reason="corpus e not in this run", dataset="e")  # fmt: skip
+    led.compare("C3", where="Fig. 3", statement="other", paper_value=1.0, our_value=1.0,
+                how="abs", tolerance=0.1, dataset="d", data_kind="real")  # fmt: skip
+    led.write(path)
+    return str(path)
+
+
+CLAIMS = [{"id": "C1"}, {"id": "C2", "where": "Fig. 2"}]
+
+
+def _params_and_ledgers(tmp_path):
+    rungs = [
+        _rung("real", 0, {}),
+        _rung("K20", 1, {"s": {"K": 20}}),
+        _rung("K20n9", 2, {"s": {"K": 20, "n": 9}}),
+        _rung("doc", 3, {"s": {"K": 200, "n": 9}}, fits=False, reason="too big here"),
+    ]
+    params = ladder.step_params("s", rungs, CLAIMS, "lad")
+    ledgers = {
+        "real": _ledger(tmp_path / "a.csv", -0.5, [0.5, 0.8]),
+        "K20": _ledger(tmp_path / "b.csv", -0.1, [1.5, 2.0]),
+        "K20n9": _ledger(tmp_path / "c.csv", 0.2, [2.5, 3.5]),
+    }
+    return params, ledgers
+
+
+def test_collect_gives_one_row_per_rung_and_claim_row(tmp_path):
+    params, ledgers = _params_and_ledgers(tmp_path)
+    assert params["settings"] == ["s.K", "s.n"]
+    df = ladder.collect(params, ledgers)
+    got = df[["rung", "s.K", "s.n", "claim_id", "dataset", "ours", "document", "verdict"]]
+    want = pd.DataFrame(
+        [
+            ["real", 10, 3, "C1", "d", -0.5, 0.0, "not_reproduced"],
+            ["real", 10, 3, "C2", "d", 0.65 - 1.0, 2.0, "not_reproduced"],
+            ["K20", 20, 3, "C1", "d", -0.1, 0.0, "not_reproduced"],
+            ["K20", 20, 3, "C2", "d", 1.75 - 1.0, 2.0, "reproduced"],
+            ["K20n9", 20, 9, "C1", "d", 0.2, 0.0, "reproduced"],
+            ["K20n9", 20, 9, "C2", "d", 3.0 - 1.0, 2.0, "reproduced"],
+            ["doc", 200, 9, "C1", "", float("nan"), float("nan"), "not_run_here"],
+            ["doc", 200, 9, "C2", "", float("nan"), float("nan"), "not_run_here"],
+        ],
+        columns=got.columns,
+    )
+    pd.testing.assert_frame_equal(got.reset_index(drop=True), want, check_dtype=False)
+    assert (df[df.rung == "doc"].note == "not run here: too big here").all()
+    assert list(df.columns[:4]) == ["rung", "rung_index", "s.K", "s.n"]
+
+
+def test_collect_refuses_a_selector_that_picks_nothing(tmp_path):
+    params, ledgers = _params_and_ledgers(tmp_path)
+    params["claims"] = [{"id": "C1", "dataset": "nope"}]
+    with pytest.raises(Exception, match="picks no row"):
+        ladder.collect(params, ledgers)
+
+
+def test_ladder_step_writes_csv_and_a_figure_that_passes_the_check(tmp_path):
+    params, ledgers = _params_and_ledgers(tmp_path)
+    out = tmp_path / "run"
+    csv, png = out / "s" / "ladder.csv", out / "s" / "ladder.png"
+    args = ["ladder", "collect", "--params", json.dumps(params),
+            "--ledger", *[f"{k}={v}" for k, v in ledgers.items()],
+            "--csv", str(csv), "--png", str(png)]  # fmt: skip
+    from latentlab.cli import main
+
+    assert main(args) == 0
+    df = pd.read_csv(out / "s" / "ladder.csv")
+    assert len(df) == 8 and (out / "s" / "ladder.meta.json").exists()
+    r = subprocess.run(
+        [sys.executable, "-m", "latentlab", "figures", "check", str(out)],
+        capture_output=True,
+        text=True,
+        env=dict(os.environ, PYTHONPATH=str(ROOT / "src")),
+    )
+    assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_bench_sums_each_rung(tmp_path):
+    params, _ = _params_and_ledgers(tmp_path)
+    head = "s\th:m:s\tmax_rss\tmax_vms\tmax_uss\tmax_pss\tio_in\tio_out\tmean_load\tcpu_time\n"
+    for i, r in enumerate(params["rungs"][:3]):
+        d = tmp_path / "benchmarks" / r["run"] / "s"
+        d.mkdir(parents=True)
+        for j in range(2):
+            (d / f"job{j}.tsv").write_text(
+                head + f"{10 * (i + 1)}\t0\t{100 + j}\t0\t0\t0\t0\t0\t50\t{i + 1}\n"
+            )
+    df = ladder.bench(params, tmp_path)
+    assert df.rung.tolist() == ["real", "K20", "K20n9", "total"]
+    assert df.jobs.tolist() == [2, 2, 2, 6]
+    assert df.seconds.tolist() == [20, 40, 60, 120]
+    assert df.cpu_seconds.tolist() == [2, 4, 6, 12]
+
+
+# ------------------------------------------------------------------ the workflow
+@pytest.fixture(scope="module")
+def workdir(tmp_path_factory, copy_workflow):
+    return copy_workflow(tmp_path_factory.mktemp("ladder"))
+
+
+def _snakemake(workdir, *args, timeout=600):
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "src"), MPLBACKEND="Agg")
+    env.pop("LATENTLAB_MIRROR", None)
+    return subprocess.run(
+        [sys.executable, "-m", "snakemake", *args],
+        cwd=workdir,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+
+
+def _jobs(out: str) -> dict[str, int]:
+    """{rule: jobs} of a dry run's job table."""
+    table, jobs = False, {}
+    for line in out.splitlines():
+        if line.startswith("job ") and "count" in line:
+            table = True
+            continue
+        if table:
+            m = re.match(r"^(\S+)\s+(\d+)$", line.strip())
+            if m and m.group(1) != "total":
+                jobs[m.group(1)] = int(m.group(2))
+            elif line.strip().startswith("total"):
+                break
+    return jobs
+
+
+@pytest.fixture(scope="module")
+def ladder_jobs(workdir) -> dict[str, int]:
+    """{rule: jobs} of the dry run of both ladders' targets (nothing on disk)."""
+    r = _snakemake(workdir, "-n", "--cores", "2", "--configfile=config/ladder.yaml",
+                   "scvb0_ladder", "nonconjugate_vi_ladder")  # fmt: skip
+    assert r.returncode == 0, r.stderr[-3000:]
+    return _jobs(r.stdout)
+
+
+@pytest.mark.parametrize(
+    "study, step",
+    [("scvb0", "scvb0_curves"), ("nonconjugate_vi", "nonconjugate_vi_sweep")],
+)
+def test_ladder_resolves_with_one_job_set_per_rung(ladder_jobs, study, step):
+    jobs = ladder_jobs
+    rungs = ladder.ladder_rungs(_load(_ladder_config()), ROOT)[study]
+    for rung in rungs:
+        n = 1 if rung.fits_here else 0  # a rung that does not fit here is not built
+        assert jobs.get(f"{rung.module}_{step}", 0) == n, (rung.name, jobs)
+        assert jobs.get(f"{rung.module}_{study}_claims", 0) == n, (rung.name, jobs)
+    for rule in (f"{study}_ladder_collect", f"{study}_ladder_bench", f"{study}_ladder"):
+        assert jobs[rule] == 1
+    # the rungs read the real run's prepared datasets: one prepare job per dataset
+    assert all(v == 1 for k, v in jobs.items() if k.startswith("prepare_")), jobs
+    # only the targets the ladder names, not the whole study
+    assert not any(k.startswith(f"ladder_{study}_") and k.endswith("_bench") for k in jobs)
+
+
+def test_rungs_that_do_not_fit_here_resolve_on_the_slurm_profile(workdir):
+    last = [rs[-1] for rs in ladder.ladder_rungs(_load(_ladder_config()), ROOT).values()]
+    assert not any(r.fits_here for r in last)
+    r = _snakemake(workdir, "-n", "--profile", "config/profiles/slurm",
+                   "--configfile=config/ladder.yaml", *[r.module for r in last])  # fmt: skip
+    assert r.returncode == 0, r.stderr[-3000:]
+    jobs = _jobs(r.stdout)
+    assert jobs[f"{last[0].module}_scvb0_curves"] == 1
+    assert jobs[f"{last[1].module}_nonconjugate_vi_sweep"] == 1
+
+
+def _smoke_rung(name, K, epochs):
+    curves = {"K": K, "n_epochs": epochs, "seeds": 2}
+    return {"name": name, "set": {"scvb0": {"curves": curves, "heldout_max_docs": 50}}}
+
+
+# over the smoke run: 3 rungs of Fig 4.3's curves on a small synthetic corpus, and one rung
+# that does not fit here
+SMOKE_LADDER = {
+    "base": "smoke",
+    "run": "lad",
+    "studies": [],
+    "ladder": {
+        "studies": {
+            "scvb0": {
+                "targets": ["fig4_3.csv", "fig4_3.png"],
+                "claims": [
+                    {"id": "C4.4", "where": "Fig. 4.3"},
+                    {"id": "C4.6-similar", "where": "Fig. 4.3"},
+                ],  # fmt: skip
+                "rungs": [
+                    _smoke_rung("k5", 5, 1),
+                    _smoke_rung("k10", 10, 1),
+                    _smoke_rung("k10_2ep", 10, 2),
+                    {
+                        "name": "big",
+                        "fits_here": False,
+                        "reason": "a test rung",
+                        "set": {"scvb0": {"curves": {"K": 500}}},
+                    },  # fmt: skip
+                ],
+            }
+        }
+    },
+}
+
+
+@pytest.mark.slow
+def test_smoke_ladder_runs_end_to_end_and_resumes(tmp_path, copy_workflow):
+    wd = copy_workflow(tmp_path / "wf")
+    (wd / "lad.yaml").write_text(yaml.safe_dump(SMOKE_LADDER))
+    r = _snakemake(wd, "--cores", "2", "--configfile=lad.yaml", "scvb0_ladder", timeout=900)
+    assert r.returncode == 0, r.stderr[-5000:]
+    out = wd / "results" / "lad" / "scvb0"
+    df = pd.read_csv(out / "ladder.csv")
+    assert df.rung.tolist() == ["k5", "k5", "k10", "k10", "k10_2ep", "k10_2ep", "big", "big"]
+    assert df["scvb0.curves.K"].tolist() == [5, 5, 10, 10, 10, 10, 500, 500]
+    assert set(df.verdict[:6]) <= {"reproduced", "not_reproduced"}
+    assert (df.verdict[6:] == "not_run_here").all()
+    assert (df.dataset[:6] == "synth_a").all()
+    # each rung's ledger is the study's own, judged on the rung's outputs only
+    led = pd.read_csv(out / "k10" / "scvb0" / "claims.csv")
+    notes = led.set_index("claim_id").note.fillna("")
+    assert notes["C4.5"] == "partial run: 'curves_fig4_6' was not built in this run"
+    assert led.set_index("claim_id").verdict["C4.10"] == "reproduced"  # needs no input
+    bench = pd.read_csv(out / "bench_targets.csv")
+    assert bench.rung.tolist() == ["k5", "k10", "k10_2ep", "total"]
+    assert (bench.jobs[:3] >= 3).all()
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
+    chk = subprocess.run([sys.executable, "-m", "latentlab", "figures", "check", str(out)],
+                         capture_output=True, text=True, env=env)  # fmt: skip
+    assert chk.returncode == 0, chk.stdout + chk.stderr
+    again = _snakemake(wd, "--cores", "2", "--configfile=lad.yaml", "scvb0_ladder")
+    assert again.returncode == 0 and "Nothing to be done" in again.stdout + again.stderr
