@@ -125,3 +125,69 @@ def test_bad_settings_and_data():
     X = np.array([[0.0, np.nan], [1.0, 1.0]])
     with pytest.raises(DataError, match="non-finite"):
         m.fit(X, np.array([0, 2]), 1)
+
+
+def _pair(C=8, K=16, c_top=3, map_top=4, seed=0, **kw):
+    X, ip = _data(seed, n_docs=40, D=4)
+    prior = NGPrior.from_data(X, beta0=1.0, chi1=4.0)
+    out = []
+    for prec in ("float64", "float32"):
+        s = CaviSettings(T=3, C=C, K=K, alpha0=1.5, gamma=2.0, c_top=c_top, map_top=map_top,
+                         max_local=30, local_tol=1e-6, el_gemm=prec, **kw)  # fmt: skip
+        out.append(IWTMCavi(s, prior, seed=seed, chunk=37))
+    return out, X, ip
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_float32_el_gemm_gives_the_float64_fit(seed):
+    """The float32 ranking + float64 re-check selects the same clusters, so the ELBO trace
+    (every block, 6 iterations) and the fitted state equal the float64-only path's up to
+    the rounding of G (a float64 dot with the atoms' weights instead of sum_c b_kc E l_ic)."""
+    (m64, m32), X, ip = _pair(seed=seed)
+    for m in (m64, m32):
+        m.fit(X, ip, 6, trace_blocks=True)
+    e64 = np.array([v for _, _, v in m64.trace])
+    e32 = np.array([v for _, _, v in m32.trace])
+    np.testing.assert_allclose(e32, e64, rtol=1e-11)
+    np.testing.assert_array_equal(m32.map_idx, m64.map_idx)
+    np.testing.assert_allclose(m32.q.mt, m64.q.mt, rtol=1e-10, atol=1e-10)
+    assert m32.timing["el_gemm"] > 0 and getattr(m32, "f32_fallbacks", 0) == 0
+    assert hasattr(m32, "f32_window_extra") and not hasattr(m64, "f32_window_extra")
+
+
+def test_float32_top_clusters_equal_float64_on_near_tied_clusters():
+    (m64, m32), X, ip = _pair(C=12, K=24, c_top=5)
+    for m in (m64, m32):
+        m.initialize(X)
+    q = m64.q
+    # clusters 6-11 copy 0-5 with nu scaled by 1 + 1e-7 / 1 - 1e-8: E l moves by the
+    # same D/2 |1/nu - 1/nu'| (2e-7, 2e-8) for every datum, far below float32's
+    # resolution here (~1e-6) and far above float64's rounding (~1e-15)
+    for a, b, f in ((6, 0, 1 + 1e-7), (9, 3, 1 - 1e-8)):
+        q.mt[a : a + 3], q.chi1[a : a + 3], q.chi2[a : a + 3] = (
+            q.mt[b : b + 3],
+            q.chi1[b : b + 3],
+            q.chi2[b : b + 3],
+        )
+        q.nu[a : a + 3] = q.nu[b : b + 3] * f
+    m32.q = q.copy()
+    want = m64.top_clusters(X)
+    np.testing.assert_array_equal(m32.top_clusters(X), want)
+    El = m64.expected_loglik(X)
+    np.testing.assert_array_equal(want, ref.topk_rows_ref(El, 5))
+    El32 = m64.augment(X).astype(np.float32) @ m64.el_weights().astype(np.float32)
+    assert (ref.topk_rows_ref(El32, 5) != want).any()  # float32 alone ranks them wrongly
+
+
+def test_float32_overflow_falls_back_to_float64():
+    (m64, m32), X, ip = _pair()
+    X = X * 1e20  # |x|^2 ~ 1e40 > float32's largest value
+    for m in (m64, m32):
+        m.initialize(X)
+    np.testing.assert_array_equal(m32.top_clusters(X), m64.top_clusters(X))
+    assert m32.f32_fallbacks > 0
+
+
+def test_el_gemm_setting_is_checked():
+    with pytest.raises(ConfigError, match="el_gemm"):
+        IWTMCavi(CaviSettings(T=2, C=2, K=4, el_gemm="float16"), NGPrior(np.zeros(2), 1, 1, 1))

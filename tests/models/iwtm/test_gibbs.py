@@ -135,3 +135,73 @@ def test_bad_settings_are_named():
     X = np.array([[0.0, 0.0], [50.0, 50.0], [-50.0, 50.0]] * 3)
     with pytest.raises(ConfigError, match="dish_cap"):
         g.fit(X, np.array([0, 3, 6, 9]), np.array([0, 1, 0]), 2, GibbsSchedule(3, 1, 1, 1))
+
+
+def _pair_state(seed=0):
+    rng = np.random.default_rng(seed)
+    centres = rng.normal(0, 3, size=(4, 6))  # D = 6: the four-sum loop and its tail
+    lens = rng.integers(10, 30, size=12)
+    X = np.vstack([centres[rng.integers(0, 4, n)] + rng.normal(size=(n, 6)) for n in lens])
+    ip = np.concatenate([[0], np.cumsum(lens)])
+    y = np.array([0, 1, 0, 1, -1, 0, 1, -1, 0, 1, 0, -1])
+    prior = NGPrior.from_data(X, 1.0, 1.0)
+    gs = [IWTMGibbs(4, prior, alpha0=2.0, gamma=1.5, dish_cap=300, seed=seed).setup(X, ip, y, 2)
+          for _ in range(2)]  # fmt: skip
+    return gs, len(X)
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_fast_sweep_takes_the_reference_sweeps_draws(seed):
+    """Same uniforms, same draws: the cached linear-weight sweep and the log-domain
+    reference (whose conditional C10 checks) agree on every assignment for 10 sweeps with
+    hyperparameter updates, and the caches equal a rebuild from the counts."""
+    (fast, slow), N = _pair_state(seed)
+    idx = np.arange(N)
+    docs = np.where(fast.y >= 0)[0]
+    for it in range(10):
+        fast.sweep(idx)
+        slow.sweep(idx, reference=True)
+        np.testing.assert_array_equal(fast.z, slow.z)
+        np.testing.assert_array_equal(fast.tab, slow.tab)
+        np.testing.assert_array_equal(fast.table_dish, slow.table_dish)
+        np.testing.assert_allclose(fast.dish_s, slow.dish_s, atol=1e-9)
+        if it % 3 == 2:
+            for g in (fast, slow):
+                g.update_alpha_y(docs)
+                g.update_alpha0()
+    assert fast.n_dishes() > 1 and (fast.z >= 0).all()
+    cache = [c.copy() for c in fast._cache()]
+    fast.rebuild_cache()
+    live = fast.dish_m > 0
+    np.testing.assert_array_equal(cache[0], fast.c_kr)
+    np.testing.assert_array_equal(cache[0].T, fast.c_rk)
+    for old, new in zip(cache[1:], fast._cache()[1:], strict=True):
+        np.testing.assert_array_equal(old[live], new[live])
+
+
+@pytest.mark.parametrize("i", [0, 6])  # a labelled datum and one of the unlabelled document
+def test_fast_sweep_draws_the_exact_conditional(i):
+    """20,000 draws of one datum by the fast sweep against the conditional of every (r,
+    table, dish) outcome (``_leaf_logprobs``, equal to the ratio of joints by C10)."""
+    g = _tiny(5)
+    g._unseat([i])
+    a = g._args()
+    leaves = _leaf_logprobs(i, a[0], a[1], a[2], a[5], a[6], a[7], a[9], a[10], a[11], a[12],
+                            a[14], a[15], a[16], a[17], a[18], a[19], a[20], a[21], a[22],
+                            a[23], a[24], a[25])  # fmt: skip
+    p = {(r, t, k): np.exp(lp) for r, t, k, lp in leaves}
+    live_t = set(np.where(g.table_n > 0)[0].tolist())
+    live_k = set(np.where(g.dish_m > 0)[0].tolist())
+    n = 20_000
+    cnt = dict.fromkeys(p, 0)
+    for _ in range(n):
+        g.sweep([i])
+        t = int(g.tab[i])
+        k = int(g.table_dish[t])
+        key = (int(g.z[i]), t if t in live_t else -1, k if (t in live_t or k in live_k) else -1)
+        cnt[key] += 1
+        g._unseat([i])
+    assert sum(cnt.values()) == n and len(p) >= 6
+    for key, pk in p.items():
+        sd = np.sqrt(pk * (1 - pk) / n)
+        assert abs(cnt[key] / n - pk) < 4.5 * sd + 1e-4, (key, cnt[key] / n, pk)

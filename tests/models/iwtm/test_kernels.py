@@ -156,3 +156,73 @@ def test_nearest_clusters_equals_numpy_and_ties_go_to_the_lower_index():
     out = np.empty((len(m), 9), np.int64)
     nearest_clusters(m, out)
     np.testing.assert_array_equal(out, ref.nearest_ref(m, 9))
+
+
+# ---------------------------------------------------------------------------- float32 E l
+def _integer_case(seed, R=400, n=12, C=60):
+    """Integer features and weights: every float64 dot product is exact (|sum| < 2^36), so
+    the float64 top-C is unambiguous, while float32 (24 bits) cannot resolve gaps below
+    ~2^10 at these magnitudes. Clusters 10-19 copy clusters 0-9 (exact ties); clusters
+    20-29 copy them with one unit added to the weight of feature 0, which takes values in
+    -3..3 (gaps of 0-3 units: exact ties and near-ties)."""
+    from latentlab.models.iwtm.kernels import f32_error_bound
+
+    rng = np.random.default_rng(seed)
+    Xa = rng.integers(-(2**18), 2**18, size=(R, n)).astype(np.float64)
+    Xa[:, 0] = rng.integers(-3, 4, size=R)
+    WT = rng.integers(-(2**12), 2**12, size=(C, n)).astype(np.float64)
+    WT[10:20] = WT[:10]
+    WT[20:30] = WT[:10]
+    WT[20:30, 0] += 1.0
+    El32 = Xa.astype(np.float32) @ WT.T.astype(np.float32)
+    wmax = np.sqrt((WT * WT).sum(1)).max()
+    err = f32_error_bound(n) * wmax * np.sqrt((Xa * Xa).sum(1))
+    return Xa, WT, El32, err
+
+
+@pytest.mark.parametrize("k", [1, 5, 10, 29])
+@pytest.mark.parametrize("seed", [0, 1])
+def test_select_f32_equals_exact_float64_top_with_ties(seed, k):
+    from latentlab.models.iwtm.kernels import select_f32
+
+    Xa, WT, El32, err = _integer_case(seed)
+    want = ref.topk_rows_ref(Xa @ WT.T, k)  # exact integers in float64
+    top = np.empty((len(Xa), k), np.int64)
+    extra = select_f32(El32, Xa, WT, err, k, top)
+    np.testing.assert_array_equal(top, want)
+    assert extra > 0  # the window did hold more than k clusters somewhere
+    # float32 alone gets the ties and near-ties wrong: the re-check is what makes it exact
+    assert (_topk(El32.astype(np.float64), k) != want).any()
+
+
+def test_select_f32_bound_holds_on_gaussian_rows():
+    from latentlab.models.iwtm.kernels import f32_error_bound
+
+    rng = np.random.default_rng(3)
+    Xa = rng.normal(0, 30, size=(300, 130))
+    W = rng.normal(0, 1e3, size=(130, 500))
+    El32 = (Xa.astype(np.float32) @ W.astype(np.float32)).astype(np.float64)
+    bound = f32_error_bound(130) * np.sqrt((W * W).sum(0)).max() * np.sqrt((Xa * Xa).sum(1))
+    assert (np.abs(El32 - Xa @ W) <= bound[:, None]).all()
+    assert np.abs(El32 - Xa @ W).max() > 1e-4 * bound.min()  # not vacuous
+
+
+def test_candidates_from_top_equals_fused_float64_kernel():
+    from latentlab.models.iwtm.kernels import atom_weights, candidates_from_top
+
+    rng = np.random.default_rng(5)
+    N, n, C, K, J = 80, 6, 12, 30, 4
+    Xa = rng.normal(size=(N, n))
+    WT = rng.normal(size=(C, n))
+    El = Xa @ WT.T
+    mi, mv = _mapping(K, C, J, rng)
+    m = IWTMCavi(CaviSettings(T=2, C=C, K=K, c_top=4, map_top=J), NGPrior(np.zeros(2), 1, 1, 1))
+    m.map_idx, m.map_val = mi, mv
+    aptr, aids = m._atom_index()
+    top, ptr, atoms, G = chunk_candidates(El, 4, aptr, aids, mi, mv)
+    WkT = np.empty((K, n))
+    atom_weights(WT, mi, mv, WkT)
+    p2, a2, g2 = candidates_from_top(Xa, top, aptr, aids, WkT)
+    np.testing.assert_array_equal(p2, ptr)
+    np.testing.assert_array_equal(a2, atoms)
+    np.testing.assert_allclose(g2, G, rtol=1e-12, atol=1e-12)

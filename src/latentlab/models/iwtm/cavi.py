@@ -11,6 +11,11 @@ The local step never stores q(z, k): it leaves the sufficient statistics the glo
 blocks and the ELBO need (N_dt, zeta_tk, per-atom n_k, s_k, q_k and the entropy).
 Its kernels (:mod:`.kernels`) run on ``threads`` numba threads (default: the job's
 ``OMP_NUM_THREADS``) with results that do not depend on the thread count.
+
+``el_gemm = "float32"`` ranks the clusters with a float32 E l GEMM and re-checks the
+top-C boundary in float64 (:func:`.kernels.select_f32`): the selected clusters are the
+float64 ones and G is computed in float64, so the fit equals the float64 path's up to the
+rounding of G.
 """
 
 from __future__ import annotations
@@ -29,7 +34,17 @@ from latentlab.errors import ConfigError, DataError, DivergenceError
 from latentlab.models.lda.kernels import digamma as nb_digamma
 from latentlab.threads import job_threads
 
-from .kernels import N_BLOCKS, chunk_candidates, local_kernel, nearest_clusters, topk_rows
+from .kernels import (
+    N_BLOCKS,
+    atom_weights,
+    candidates_from_top,
+    chunk_candidates,
+    f32_error_bound,
+    local_kernel,
+    nearest_clusters,
+    select_f32,
+    topk_rows,
+)
 from .normal_gamma import (
     ClusterQ,
     NGPrior,
@@ -41,6 +56,8 @@ from .normal_gamma import (
 from .sticks import elog_sticks, stick_elbo_terms, stick_params, topic_sticks
 
 MODES = ("tied", "per_topic", "literal")
+EL_GEMM = ("float64", "float32")
+F32_MAX = 1e37  # |El32| stays below this (float32 max 3.4e38) or the step runs in float64
 
 
 @dataclass(frozen=True)
@@ -58,6 +75,10 @@ class CaviSettings:
     local_tol: float = 1e-3
     init_spread: int = 10
     reorder: bool = True  # simulated reordering (Sec. 5.4.5); False keeps the first order
+    # precision of the E l GEMM that ranks the clusters for the top-C candidates (Sec.
+    # 5.4.3): "float32" ranks in float32 and re-checks the boundary in float64, so the
+    # selected clusters and every value read afterwards are the float64 ones
+    el_gemm: str = "float64"
 
     def check(self):
         for nm in ("T", "C", "K", "c_top", "map_top", "max_local"):
@@ -65,6 +86,8 @@ class CaviSettings:
                 raise ConfigError(f"iwtm cavi {nm}", f"must be >= 1, got {getattr(self, nm)}")
         if self.mapping_mode not in MODES:
             raise ConfigError("iwtm cavi mapping_mode", f"{self.mapping_mode!r} not in {MODES}")
+        if self.el_gemm not in EL_GEMM:
+            raise ConfigError("iwtm cavi el_gemm", f"{self.el_gemm!r} not in {EL_GEMM}")
         for nm in ("alpha0", "gamma"):
             if not getattr(self, nm) > 0:
                 raise ConfigError(f"iwtm cavi {nm}", f"must be > 0, got {getattr(self, nm)}")
@@ -219,16 +242,25 @@ class IWTMCavi:
         """The c_top clusters of largest E l_ic for every datum, by decreasing E l (ties:
         the lower cluster index first); chunked GEMM on the augmented features, the
         selection by a numba kernel per chunk (timing: el_gemm = the BLAS calls, el_topc =
-        the selection)."""
+        the rest). With ``el_gemm = "float32"`` the GEMM is float32 and the boundary is
+        re-checked in float64 (:func:`.kernels.select_f32`): the same clusters."""
         if Xa is None:
             Xa = self.augment(X)
         W = self.el_weights()
         out = np.empty((len(Xa), self.c_top), np.int64)
+        f32 = self._f32_setup(W)
         t_g = t_s = 0.0
         with self._threads():
             for a in range(0, len(Xa), self.chunk):
+                Xc = Xa[a : a + self.chunk]
+                if f32 is not None:
+                    dt = self._select_f32(Xc, f32, out[a : a + len(Xc)])
+                    if dt is not None:
+                        t_g += dt[0]
+                        t_s += dt[1]
+                        continue
                 t0 = time.perf_counter()
-                Gc = Xa[a : a + self.chunk] @ W
+                Gc = Xc @ W
                 t1 = time.perf_counter()
                 if self.c_top < self.C:
                     topk_rows(Gc, self.c_top, out[a : a + len(Gc)])
@@ -239,6 +271,38 @@ class IWTMCavi:
         self.timing["el_gemm"] = self.timing.get("el_gemm", 0.0) + t_g
         self.timing["el_topc"] = self.timing.get("el_topc", 0.0) + t_s
         return out
+
+    # -- float32 ranking with the float64 re-check (the float32 path of Sec. 5.4.3's GEMM)
+    def _f32_setup(self, W: np.ndarray):
+        """(W32, W^T, max_c ||w_c||, kappa) for the float32 path, or None when it is off
+        (``el_gemm = "float64"``, c_top >= C: nothing to select, or weights so large that
+        float32 could overflow: counted in ``f32_fallbacks``)."""
+        if self.s.el_gemm != "float32" or self.c_top >= self.C:
+            return None
+        wmax = float(np.sqrt(np.einsum("dc,dc->c", W, W)).max())
+        kap = f32_error_bound(len(W))
+        if not (1.0 + kap) * wmax < F32_MAX:  # ||xa|| >= 1: float32 could overflow
+            self.f32_fallbacks = getattr(self, "f32_fallbacks", 0) + 1
+            return None
+        return W.astype(np.float32), np.ascontiguousarray(W.T), wmax, kap
+
+    def _select_f32(self, Xc, f32, top):
+        """top-C of the chunk Xc through the float32 GEMM; returns (GEMM seconds, the
+        rest), or None when float32 could overflow for this chunk (the caller then runs
+        it in float64; counted in ``f32_fallbacks``)."""
+        W32, WT, wmax, kap = f32
+        t0 = time.perf_counter()
+        nrm = np.sqrt(np.einsum("nd,nd->n", Xc, Xc))  # >= 1: the augmented 1
+        if not (1.0 + kap) * float(nrm.max()) * wmax < F32_MAX:
+            self.f32_fallbacks = getattr(self, "f32_fallbacks", 0) + 1
+            return None
+        X32 = Xc.astype(np.float32)
+        t1 = time.perf_counter()
+        El32 = X32 @ W32
+        t2 = time.perf_counter()
+        extra = select_f32(El32, Xc, WT, kap * wmax * nrm, self.c_top, top)
+        self.f32_window_extra = getattr(self, "f32_window_extra", 0) + int(extra)
+        return t2 - t1, (t1 - t0) + (time.perf_counter() - t2)
 
     def _atom_index(self):
         """Atoms grouped by their most probable cluster (CSR)."""
@@ -252,24 +316,43 @@ class IWTMCavi:
     def _candidate_lists(self, X):
         """CSR (ptr, atoms, G) of every datum's candidate atoms: chunk by chunk, the E l
         GEMM, then the fused top-C selection + candidate kernel reading G_ik = sum_c b_kc
-        E l_ic from the chunk (timing: el_gemm, el_topc = selection + candidate lists)."""
+        E l_ic from the chunk (timing: el_gemm, el_topc = selection + candidate lists).
+        With ``el_gemm = "float32"``: the float32 GEMM ranks, the float64 re-check selects
+        (:func:`.kernels.select_f32`) and G_ik = [x_i, |x_i|^2, 1] . (W b_k) in float64."""
         Xa = self.augment(X)
         W = self.el_weights()
         ptr, ids = self._atom_index()
         mi, mv = self.map_idx, self.map_val
+        f32 = self._f32_setup(W)
+        if f32 is not None:
+            WkT = np.empty((self.K, len(W)))
+            with self._threads():
+                atom_weights(f32[1], mi, mv, WkT)
+            top = np.empty((min(self.chunk, len(Xa)), self.c_top), np.int64)
         ptrs, atoms, Gs = [np.zeros(1, np.int64)], [], []
         t_g = t_s = 0.0
         with self._threads():
             for a in range(0, len(Xa), self.chunk):
-                t0 = time.perf_counter()
-                El = Xa[a : a + self.chunk] @ W
-                t1 = time.perf_counter()
-                _, p, at, g = chunk_candidates(El, self.c_top, ptr, ids, mi, mv)
+                Xc = Xa[a : a + self.chunk]
+                dt = None
+                if f32 is not None:
+                    tp = top[: len(Xc)]
+                    dt = self._select_f32(Xc, f32, tp)
+                if dt is not None:
+                    t1 = time.perf_counter()
+                    p, at, g = candidates_from_top(Xc, tp, ptr, ids, WkT)
+                    t_g += dt[0]
+                    t_s += dt[1] + time.perf_counter() - t1
+                else:
+                    t0 = time.perf_counter()
+                    El = Xc @ W
+                    t1 = time.perf_counter()
+                    _, p, at, g = chunk_candidates(El, self.c_top, ptr, ids, mi, mv)
+                    t_g += t1 - t0
+                    t_s += time.perf_counter() - t1
                 ptrs.append(p[1:] + ptrs[-1][-1])
                 atoms.append(at)
                 Gs.append(g)
-                t_g += t1 - t0
-                t_s += time.perf_counter() - t1
         self.timing["el_gemm"] = self.timing.get("el_gemm", 0.0) + t_g
         self.timing["el_topc"] = self.timing.get("el_topc", 0.0) + t_s
         return np.concatenate(ptrs), np.concatenate(atoms), np.concatenate(Gs)

@@ -5,6 +5,11 @@ Restaurants are topics, dishes are clusters. Each datum's (topic z, table t, dis
 resampled jointly (Sec. 4.4.1): theta and the cluster parameters are integrated out
 (Student-t predictive, ratio of Eq. 4.11). Test documents are folded in one at a time
 with the class-marginalised prior (4.3) and classified by Eq. 4.16.
+
+:func:`_sweep` is the sampler: per-dish caches of the predictive and linear weights
+(see "fast sweep" below). :func:`_sweep_reference` is the first, log-domain sampler whose
+pieces the C10 test checks against the ratio of joints; both take the same draws from the
+same uniforms up to rounding (tested).
 """
 
 from __future__ import annotations
@@ -91,17 +96,19 @@ def _topic_logprior(d, y, ndt, alpha_y, log_py, out, buf):
     Nd = 0.0
     for r in range(T):
         Nd += ndt[d, r]
+    # per class: log p(y) + log p(z_d | alpha_y) and log(A_y + N_d), computed once (the
+    # same numbers the r loop used to recompute for every topic r)
+    pz = np.empty(Y)
+    lA = np.empty(Y)
+    for c in range(Y):
+        A = 0.0
+        for j in range(T):
+            A += alpha_y[c, j]
+        pz[c] = log_py[c] + _log_pz_doc(ndt[d], alpha_y[c])
+        lA[c] = math.log(A + Nd)
     for r in range(T):
         for c in range(Y):
-            A = 0.0
-            for j in range(T):
-                A += alpha_y[c, j]
-            buf[c] = (
-                log_py[c]
-                + _log_pz_doc(ndt[d], alpha_y[c])
-                + math.log(alpha_y[c, r] + ndt[d, r])
-                - math.log(A + Nd)
-            )
+            buf[c] = pz[c] + math.log(alpha_y[c, r] + ndt[d, r]) - lA[c]
         out[r] = _lse(buf, Y)
 
 
@@ -176,12 +183,14 @@ def _new_dish(dish_free, dish_cap, counters):
 
 
 @nb.njit(cache=True)
-def _sweep(idx, x, doc, y, z, tab, table_n, table_rest, table_dish, table_free, dish_m,
-           dish_n, dish_s, dish_q, dish_free, c_rk, n_r, ndt, counters, alpha_y, log_py,
-           alpha0, gamma, m, beta0, a, b, u):  # fmt: skip
+def _sweep_reference(idx, x, doc, y, z, tab, table_n, table_rest, table_dish, table_free,
+                     dish_m, dish_n, dish_s, dish_q, dish_free, c_rk, n_r, ndt, counters,
+                     alpha_y, log_py, alpha0, gamma, m, beta0, a, b, u):  # fmt: skip
     """One pass over the data ``idx``: remove (if seated), then draw (z, t, k) jointly
     (Sec. 4.4.1) with the uniforms ``u`` (len(idx) x 3, drawn outside). Returns 0, or -1
-    when the table/dish capacity is exhausted."""
+    when the table/dish capacity is exhausted. Every weight in the log domain, every
+    predictive from the dish statistics: the first sampler, kept as the oracle of
+    :func:`_sweep` (same draws from the same uniforms, up to rounding)."""
     T = c_rk.shape[0]
     dish_cap = c_rk.shape[1]
     logf = np.empty(dish_cap)
@@ -287,6 +296,219 @@ def _leaf_logprobs(i, x, doc, y, table_n, table_rest, table_dish, dish_m, dish_n
     return out
 
 
+# ------------------------------------------------------------------ fast sweep
+# The sweep's cost is the predictive of the datum under every live dish and the mixture
+# over restaurants (Sec. 4.4.1 steps 2-3). :func:`_sweep` keeps per dish what does not
+# depend on x (posterior mean, constant, scale, power: ``_refresh_dish``, updated when the
+# dish's statistics change), so a predictive is one squared distance; it works with the
+# weights f_k = exp(log f_k - M) (M: the largest log f) instead of log-sum-exps, and reads
+# the table counts per dish as a float64 dish x restaurant array ``c_kr`` (one contiguous
+# T-vector per dish: L_r for all r in one pass over the dishes). The draws use the uniforms
+# as :func:`_sweep_reference` does, so the two samplers take the same draws up to rounding.
+# A weight that underflows (log f_k < M - 745) is one whose probability is below 1e-300 of
+# the new table's (which holds the best dish's f = 1 through p_newtable).
+
+
+@nb.njit(cache=True)
+def _refresh_dish(k, dish_n, dish_s, dish_q, m, beta0, a, b, mn, cst, tas, pw):
+    """The x-free pieces of ``log_predictive_stats`` for dish k: mean m_n (mn[k]), the
+    constant lgamma(a_n + D/2) - lgamma(a_n) - D/2 log(pi 2 a_n s^2) (cst), 2 a_n s^2
+    (tas) and the power a_n + D/2 (pw), from its statistics (n, s, q)."""
+    D = m.shape[0]
+    nu = beta0 + dish_n[k]
+    mm = 0.0
+    mn2 = 0.0
+    for j in range(D):
+        mj = (beta0 * m[j] + dish_s[k, j]) / nu
+        mn[k, j] = mj
+        mm += m[j] * m[j]
+        mn2 += mj * mj
+    an = a + 0.5 * dish_n[k] * D
+    rate = 1.0 / b + 0.5 * (dish_q[k] + beta0 * mm - nu * mn2)
+    t = 2.0 * rate * (nu + 1.0) / nu
+    tas[k] = t
+    pw[k] = an + 0.5 * D
+    cst[k] = math.lgamma(an + 0.5 * D) - math.lgamma(an) - 0.5 * D * math.log(math.pi * t)
+
+
+@nb.njit(cache=True)
+def _logf_cached(x, k, mn, cst, tas, pw):
+    """Student-t predictive log f_k(x) from the cached pieces (four partial sums)."""
+    D = x.shape[0]
+    a0 = a1 = a2 = a3 = 0.0
+    for j in range(0, D - 3, 4):
+        e0 = x[j] - mn[k, j]
+        e1 = x[j + 1] - mn[k, j + 1]
+        e2 = x[j + 2] - mn[k, j + 2]
+        e3 = x[j + 3] - mn[k, j + 3]
+        a0 += e0 * e0
+        a1 += e1 * e1
+        a2 += e2 * e2
+        a3 += e3 * e3
+    for j in range(D - D % 4, D):
+        e0 = x[j] - mn[k, j]
+        a0 += e0 * e0
+    d2 = (a0 + a1) + (a2 + a3)
+    return cst[k] - pw[k] * math.log1p(d2 / tas[k])
+
+
+@nb.njit(cache=True)
+def _sample_lin(w, n, u):
+    """Index j with probability w_j / sum w (w >= 0, not all zero) for the uniform u."""
+    tot = 0.0
+    for j in range(n):
+        tot += w[j]
+    acc = 0.0
+    target = u * tot
+    for j in range(n):
+        acc += w[j]
+        if target < acc:
+            return j
+    for j in range(n - 1, -1, -1):  # rounding: last option with mass
+        if w[j] > 0.0:
+            return j
+    return n - 1
+
+
+@nb.njit(cache=True)
+def dish_cache(dish_m, dish_n, dish_s, dish_q, c_rk, m, beta0, a, b, c_kr, mn, cst, tas, pw):
+    """(Re)build the caches of :func:`_sweep` from the sampler's counts and statistics."""
+    T, K = c_rk.shape
+    for k in range(K):
+        for r in range(T):
+            c_kr[k, r] = c_rk[r, k]
+        if dish_m[k] > 0:
+            _refresh_dish(k, dish_n, dish_s, dish_q, m, beta0, a, b, mn, cst, tas, pw)
+
+
+@nb.njit(cache=True)
+def _sweep(idx, x, doc, y, z, tab, table_n, table_rest, table_dish, table_free, dish_m,
+           dish_n, dish_s, dish_q, dish_free, c_rk, n_r, ndt, counters, alpha_y, log_py,
+           alpha0, gamma, m, beta0, a, b, u, c_kr, mn, cst, tas, pw):  # fmt: skip
+    """One pass over the data ``idx``: remove (if seated), then draw (z, t, k) jointly
+    (Sec. 4.4.1, Eqs 4.12-4.14 with the Student-t predictive of Eq. 4.11) with the
+    uniforms ``u`` (len(idx) x 3). The same conditional as :func:`_sweep_reference` from
+    the caches (``c_kr``, ``mn``, ``cst``, ``tas``, ``pw``; see above), which it keeps
+    current. Returns 0, or -1 when the table/dish capacity is exhausted."""
+    T = c_rk.shape[0]
+    dish_cap = c_rk.shape[1]
+    D = x.shape[1]
+    f = np.empty(dish_cap)
+    wd = np.empty(dish_cap + 1)
+    S = np.empty(T)
+    prior = np.empty(T)
+    buf = np.empty(alpha_y.shape[0])
+    tbl_w = np.empty(table_n.shape[0] + 1)
+    tbl_id = np.empty(table_n.shape[0], dtype=np.int64)
+    # the prior's predictive (a new dish): the same pieces at n = 0
+    p_mn = np.empty((1, D))
+    p_c = np.empty(1)
+    p_t = np.empty(1)
+    p_p = np.empty(1)
+    _refresh_dish(0, np.zeros(1), np.zeros((1, D)), np.zeros(1), m, beta0, a, b, p_mn, p_c,
+                  p_t, p_p)  # fmt: skip
+    for ii in range(idx.shape[0]):
+        i = idx[ii]
+        xi = x[i]
+        if z[i] >= 0:
+            r0 = z[i]
+            k0 = table_dish[tab[i]]
+            _remove(i, x, doc, z, tab, table_n, table_dish, table_free, dish_m, dish_n,
+                    dish_s, dish_q, dish_free, c_rk, n_r, ndt, counters)  # fmt: skip
+            c_kr[k0, r0] -= 1.0
+            if dish_m[k0] > 0:
+                _refresh_dish(k0, dish_n, dish_s, dish_q, m, beta0, a, b, mn, cst, tas, pw)
+        hw = counters[3]
+        lf_new = _logf_cached(xi, 0, p_mn, p_c, p_t, p_p)
+        mx = lf_new
+        for k in range(hw):
+            if dish_m[k] > 0:
+                v = _logf_cached(xi, k, mn, cst, tas, pw)
+                f[k] = v
+                if v > mx:
+                    mx = v
+        # f_k = exp(log f_k - mx); S_r = sum_k c_rk f_k; p_new = sum_k m_k f_k + gamma f_0
+        f_new = math.exp(lf_new - mx)
+        for r in range(T):
+            S[r] = 0.0
+        pn = 0.0
+        for k in range(hw):
+            if dish_m[k] > 0:
+                e = math.exp(f[k] - mx)
+                f[k] = e
+                wd[k] = dish_m[k] * e
+                pn += wd[k]
+                for r in range(T):
+                    S[r] += c_kr[k, r] * e
+            else:
+                f[k] = 0.0
+                wd[k] = 0.0
+        wd[hw] = gamma * f_new
+        pn = (pn + wd[hw]) / (counters[0] + gamma)  # p_newtable (units of e^mx)
+        _topic_logprior(doc[i], y[doc[i]], ndt, alpha_y, log_py, prior, buf)
+        for r in range(T):
+            prior[r] += math.log(S[r] + alpha0 * pn) - math.log(n_r[r] + alpha0)
+        r = _sample_log(prior, T, u[ii, 0])
+        # table in restaurant r: existing t ~ n_t f_k(t), new ~ alpha0 p_newtable
+        nt = 0
+        for t in range(counters[1]):
+            if table_n[t] > 0 and table_rest[t] == r:
+                tbl_w[nt] = table_n[t] * f[table_dish[t]]
+                tbl_id[nt] = t
+                nt += 1
+        tbl_w[nt] = alpha0 * pn
+        j = _sample_lin(tbl_w, nt + 1, u[ii, 1])
+        if j < nt:
+            t = tbl_id[j]
+            k = table_dish[t]
+        else:
+            kk = _sample_lin(wd, hw + 1, u[ii, 2])
+            if kk < hw:
+                k = kk
+            else:
+                k = _new_dish(dish_free, dish_cap, counters)
+                if k < 0:
+                    return -1
+            t = _new_table(table_free, table_n.shape[0], counters)
+            if t < 0:
+                return -1
+            table_rest[t] = r
+            table_dish[t] = k
+            dish_m[k] += 1
+            counters[0] += 1
+        z[i] = r
+        tab[i] = t
+        table_n[t] += 1
+        c_rk[r, k] += 1
+        c_kr[k, r] += 1.0
+        n_r[r] += 1
+        ndt[doc[i], r] += 1
+        dish_n[k] += 1.0
+        for jj in range(D):
+            dish_s[k, jj] += xi[jj]
+        dish_q[k] += np.dot(xi, xi)
+        _refresh_dish(k, dish_n, dish_s, dish_q, m, beta0, a, b, mn, cst, tas, pw)
+    return 0
+
+
+@nb.njit(cache=True)
+def _unseat_cached(idx, x, doc, z, tab, table_n, table_dish, table_free, dish_m, dish_n,
+                   dish_s, dish_q, dish_free, c_rk, n_r, ndt, counters, m, beta0, a, b, c_kr,
+                   mn, cst, tas, pw):  # fmt: skip
+    """Take the seated data of ``idx`` out of their tables, keeping :func:`_sweep`'s caches."""
+    for ii in range(idx.shape[0]):
+        i = idx[ii]
+        if z[i] < 0:
+            continue
+        r0 = z[i]
+        k0 = table_dish[tab[i]]
+        _remove(i, x, doc, z, tab, table_n, table_dish, table_free, dish_m, dish_n, dish_s,
+                dish_q, dish_free, c_rk, n_r, ndt, counters)  # fmt: skip
+        c_kr[k0, r0] -= 1.0
+        if dish_m[k0] > 0:
+            _refresh_dish(k0, dish_n, dish_s, dish_q, m, beta0, a, b, mn, cst, tas, pw)
+
+
 # ------------------------------------------------------------------ Python driver
 @dataclass
 class GibbsSchedule:
@@ -350,6 +572,13 @@ class IWTMGibbs:
         self.c_rk = np.zeros((self.T, K), np.int64)
         self.n_r = np.zeros(self.T, np.int64)
         self.ndt = np.zeros((len(indptr) - 1, self.T), np.int64)
+        # caches of the fast sweep (``_sweep``): table counts per dish x restaurant
+        # (float64, one contiguous T-vector per dish) and the dishes' predictive pieces
+        self.c_kr = np.zeros((K, self.T))
+        self.dish_mn = np.zeros((K, X.shape[1]))
+        self.dish_cst = np.zeros(K)
+        self.dish_tas = np.ones(K)
+        self.dish_pw = np.zeros(K)
         # m_total, table high water, n free tables, dish high water, n free dishes
         self.counters = np.zeros(5, np.int64)
         self.rng = np.random.default_rng(self.seed)
@@ -363,10 +592,25 @@ class IWTMGibbs:
                 self.alpha_y, self.log_py, self.alpha0, self.gamma, p.m, p.beta0, p.a,
                 p.b)  # fmt: skip
 
-    def sweep(self, idx):
+    def _cache(self):
+        return (self.c_kr, self.dish_mn, self.dish_cst, self.dish_tas, self.dish_pw)
+
+    def rebuild_cache(self):
+        """Recompute the fast sweep's caches from the counts and dish statistics."""
+        p = self.prior
+        dish_cache(self.dish_m, self.dish_n, self.dish_s, self.dish_q, self.c_rk, p.m,
+                   p.beta0, p.a, p.b, *self._cache())  # fmt: skip
+
+    def sweep(self, idx, reference=False):
+        """One pass over ``idx`` (:func:`_sweep`; ``reference``: the log-domain
+        :func:`_sweep_reference`, which leaves the caches stale: tests only)."""
         idx = np.asarray(idx, np.int64)
         self._calls += 1
-        rc = _sweep(idx, *self._args(), self.rng.random((len(idx), 3)))
+        u = self.rng.random((len(idx), 3))
+        if reference:
+            rc = _sweep_reference(idx, *self._args(), u)
+        else:
+            rc = _sweep(idx, *self._args(), u, *self._cache())
         if rc < 0:
             raise ConfigError(
                 "iwtm gibbs dish_cap", f"capacity {self.dish_cap} dishes exhausted; raise it"
@@ -445,9 +689,9 @@ class IWTMGibbs:
 
     def _unseat(self, idx):
         a = self._args()
-        for i in idx:
-            _remove(int(i), a[0], a[1], a[3], a[4], a[5], a[7], a[8], a[9], a[10], a[11],
-                    a[12], a[13], a[14], a[15], a[16], a[17])  # fmt: skip
+        _unseat_cached(np.asarray(idx, np.int64), a[0], a[1], a[3], a[4], a[5], a[7], a[8],
+                       a[9], a[10], a[11], a[12], a[13], a[14], a[15], a[16], a[17], a[22],
+                       a[23], a[24], a[25], *self._cache())  # fmt: skip
 
     def predict(self, ndt):
         """Eq. 4.16: argmax_y p(y) p(z_d | alpha_y)."""

@@ -314,3 +314,118 @@ def softmax_rows(L):
             h += math.log(z) - eu / z
         part[s] = h
     return part.sum()
+
+
+# ---------------------------------------------------------------------------- float32 E l
+# The E l GEMM in float32 (about twice the float64 rate) only ranks the clusters; the
+# selected top-C set and every value the later steps read are float64. For row i the
+# float32 values El32_ic differ from the float64 ones v_ic by at most err_i (a rigorous
+# bound, ``f32_error_bound``). With v_C the C-th largest El32_ic, every cluster outside the
+# window {c : El32_ic >= v_C - 2 err_i} has v_ic < v_C - err_i, below the C clusters of the
+# largest El32 values: the float64 top-C lies in the window. The window's v_ic are
+# recomputed in float64 and the top-C taken from them (``topk_rows`` order and tie rule).
+
+U32 = 2.0**-24  # unit roundoff of float32
+U64 = 2.0**-53
+
+
+def f32_error_bound(n: int) -> float:
+    """kappa with |El32_ic - v_ic| <= kappa sum_j |a_ij| |w_jc| for an n-term dot product:
+    rounding a and w to float32 (2 u32), any-order float32 summation of the products
+    (gamma_n = n u32 / (1 - n u32), FMA or not), and the float64 dot it is compared with
+    (gamma_n in u64); times 1.01 so that the rounding of the window's threshold (<< 1 %)
+    is covered too. The caller bounds sum_j |a_ij||w_jc| <= ||a_i|| max_c ||w_c||."""
+    g32 = n * U32 / (1.0 - n * U32)
+    g64 = n * U64 / (1.0 - n * U64)
+    return 1.01 * ((2.0 * U32 + U32 * U32) + g32 * (1.0 + U32) ** 2 + g64)
+
+
+@nb.njit(cache=True)
+def _dot(a, b):
+    """float64 dot product in a fixed order (four partial sums by j mod 4, then pairwise)."""
+    n = a.shape[0]
+    a0 = a1 = a2 = a3 = 0.0
+    for j in range(0, n - 3, 4):
+        a0 += a[j] * b[j]
+        a1 += a[j + 1] * b[j + 1]
+        a2 += a[j + 2] * b[j + 2]
+        a3 += a[j + 3] * b[j + 3]
+    for j in range(n - n % 4, n):
+        a0 += a[j] * b[j]
+    return (a0 + a1) + (a2 + a3)
+
+
+@nb.njit(cache=True, parallel=True)
+def select_f32(El32, Xa, WT, err, c_top, top):
+    """top[i] = the c_top clusters of largest float64 E l_ic = Xa[i] . WT[c] (``_dot``),
+    by decreasing value, ties to the lower index, found from the float32 chunk ``El32``
+    (rows x C) and the per-row bound ``err`` on |El32 - E l| (see the comment above).
+    Returns the number of window entries beyond c_top (summed over rows)."""
+    R, C = El32.shape
+    n_str = min(R, 64)
+    extra = np.zeros(max(n_str, 1), np.int64)
+    for s in nb.prange(n_str):
+        val32 = np.empty(c_top, El32.dtype)
+        pos = np.empty(c_top, np.int64)
+        val = np.empty(c_top)
+        wc = np.empty(C, np.int64)
+        wv = np.empty(C)
+        for i in range(R * s // n_str, R * (s + 1) // n_str):
+            _topk_row(El32[i], c_top, pos, val32)
+            thr = np.float64(val32[c_top - 1]) - 2.0 * err[i]
+            n = 0
+            for c in range(C):
+                if np.float64(El32[i, c]) >= thr:
+                    wc[n] = c
+                    wv[n] = _dot(Xa[i], WT[c])
+                    n += 1
+            _topk_row(wv[:n], c_top, pos, val)  # window in increasing c: same tie rule
+            for j in range(c_top):
+                top[i, j] = wc[pos[j]]
+            extra[s] += n - c_top
+    return extra.sum()
+
+
+@nb.njit(cache=True, parallel=True)
+def atom_weights(WT, map_idx, map_val, out):
+    """out[k] = sum_j map_val[k, j] WT[map_idx[k, j]] over the positive weights: the atoms'
+    E l weights, so that G_ik = sum_c b_kc E l_ic = Xa[i] . out[k]."""
+    K, J = map_idx.shape
+    n = WT.shape[1]
+    for k in nb.prange(K):
+        for d in range(n):
+            out[k, d] = 0.0
+        for j in range(J):
+            w = map_val[k, j]
+            if w > 0.0:
+                c = map_idx[k, j]
+                for d in range(n):
+                    out[k, d] += w * WT[c, d]
+
+
+@nb.njit(cache=True, parallel=True)
+def candidates_from_top(Xa, top, atom_ptr, atom_ids, WkT):
+    """(ptr, atoms, G) as ``chunk_candidates`` leaves them for a given top-C ``top``, with
+    G_ik = Xa[i] . WkT[k] (``atom_weights``) in float64."""
+    R, ct = top.shape
+    ptr = np.zeros(R + 1, np.int64)
+    for i in nb.prange(R):
+        cnt = 0
+        for j in range(ct):
+            c = top[i, j]
+            cnt += atom_ptr[c + 1] - atom_ptr[c]
+        ptr[i + 1] = cnt
+    for i in range(R):
+        ptr[i + 1] += ptr[i]
+    atoms = np.empty(ptr[R], np.int64)
+    G = np.empty(ptr[R])
+    for i in nb.prange(R):
+        p = ptr[i]
+        for j in range(ct):
+            c0 = top[i, j]
+            for a in range(atom_ptr[c0], atom_ptr[c0 + 1]):
+                k = atom_ids[a]
+                atoms[p] = k
+                G[p] = _dot(Xa[i], WkT[k])
+                p += 1
+    return ptr, atoms, G

@@ -1,8 +1,10 @@
 """iwtm bench: GEMM share of the CAVI expected log-likelihood vs the machine's GEMM peak
 (alone and with the top-C selection), one CAVI iteration block by block at N x C with 1
-and (when the job has them) 2 threads, its labelled extrapolation to ``estimate_N``; at
-one thread: scikit-learn BayesianGaussianMixture side by side, Gibbs vs VI time
-at equal data (E13), one LDA+KMEANS run vs CAVI (E12), dense SIFT images per second.
+and (when the job has them) 2 threads, the same with the E l GEMM in float32 (float64
+re-check of the top-C boundary) against the float32 peak, the float64 iteration's labelled
+extrapolation to ``estimate_N``; at one thread: scikit-learn BayesianGaussianMixture side
+by side, Gibbs vs VI time at equal data (E13; the Gibbs sweep also with the reference
+kernel), one LDA+KMEANS run vs CAVI (E12), dense SIFT images per second.
 Writes bench.csv (never a timed test). With ``bench.dataset`` set the descriptors are the
 run's real ones (rows tiled when N exceeds them); otherwise standard normal."""
 
@@ -57,7 +59,12 @@ def bench(ctx):
         with threadpool_limits(limits=n):
             a = np.random.default_rng(0).standard_normal((1024, 1024))
             peak_n = 2.0 * 1024**3 / best_time(lambda a=a: a @ a, repeat=3) / 1e9
+            a32 = a.astype(np.float32)
+            peak32 = 2.0 * 1024**3 / best_time(lambda a=a32: a @ a, repeat=3) / 1e9
+            row(what="numpy GEMM 1024^3 float64", threads=n, gflops=peak_n)
+            row(what="numpy GEMM 1024^3 float32", threads=n, gflops=peak32)
             _cavi_rows(X, ip, b, prior, n, peak_n, row)
+            _cavi_f32_rows(X, ip, b, prior, n, peak_n, peak32, row)
     # the rest compares methods at one thread each (numba and BLAS)
     with threadpool_limits(limits=1):
         _comparisons(X, ip, b, prior, D, rng, row)
@@ -134,6 +141,47 @@ def _cavi_rows(X, ip, b, prior, threads, peak, row):
         **{f"{k}_s": v for k, v in est.items()}, **common)  # fmt: skip
 
 
+def _cavi_f32_rows(X, ip, b, prior, threads, peak64, peak32, row):
+    """The float32 ranking of the top-C (``el_gemm = "float32"``: float32 GEMM, float64
+    re-check at the boundary, the same selection): the E l phase alone (best of
+    ``gemm_reps``) and one CAVI iteration block by block, as :func:`_cavi_rows`."""
+    D = X.shape[1]
+    cs = CaviSettings(T=b.T, C=b.C, K=2 * b.C, max_local=20, el_gemm="float32")
+    IWTMCavi(CaviSettings(T=b.T, C=8, K=16, c_top=3, max_local=20, el_gemm="float32"), prior,
+             threads=threads).fit(X[: 4 * b.doc_len], ip[:5], 1)  # fmt: skip
+    m = IWTMCavi(cs, prior, seed=0, threads=threads)
+    m.initialize(X)
+    Xa = m.augment(X)
+    flops = 2.0 * b.N * (D + 2) * b.C
+    t_sel, tm = np.inf, {}
+    for _ in range(b.gemm_reps):
+        m.timing.clear()
+        t0 = time.perf_counter()
+        m.top_clusters(X, Xa)
+        if time.perf_counter() - t0 < t_sel:
+            t_sel, tm = time.perf_counter() - t0, dict(m.timing)
+    g = flops / tm["el_gemm"] / 1e9
+    common = dict(threads=threads, N=b.N, C=b.C, D=D, el_gemm="float32")
+    row(what="E l GEMM float32 + top-C selection with float64 re-check (best of reps)",
+        seconds=t_sel, el_gemm_s=tm["el_gemm"], el_topc_s=tm["el_topc"], gflops=g,
+        peak_gflops=peak32, fraction_of_peak=g / peak32, fraction_of_float64_peak=g / peak64,
+        **common)  # fmt: skip
+    del Xa
+    m.timing.clear()
+    t0 = time.perf_counter()
+    m.fit(X, ip, 1)
+    t_it = time.perf_counter() - t0
+    tm = dict(m.timing)
+    tm["local_other"] = tm["local"] - tm["el_gemm"] - tm["el_topc"] - tm["local_kernel"]
+    blocks = {k: tm.get(k, 0.0) for k in BLOCKS}
+    g = flops / blocks["el_gemm"] / 1e9
+    row(what="CAVI iteration at bench scale, E l GEMM float32", seconds=t_it, K=2 * b.C, T=b.T,
+        local_sweeps=m.sweeps, gflops=g, share=blocks["el_gemm"] / t_it, peak_gflops=peak32,
+        fraction_of_peak=g / peak32, fraction_of_float64_peak=g / peak64,
+        window_extra_per_datum=getattr(m, "f32_window_extra", 0) / b.N,
+        **{f"{k}_s": v for k, v in blocks.items()}, **common)  # fmt: skip
+
+
 def _comparisons(X, ip, b, prior, D, rng, row):
     """Method comparisons at one thread (E12, E13, E18, scikit-learn, dense SIFT)."""
     row = functools.partial(row, threads=1)
@@ -167,6 +215,17 @@ def _comparisons(X, ip, b, prior, D, rng, row):
     t0 = time.perf_counter()
     IWTMGibbs(b.T, pg, seed=0).fit(Xg, ipg, yg, 2, GibbsSchedule(b.iters, 10**6, 10, 1))
     t_g = (time.perf_counter() - t0) / b.iters
+    # the log-domain reference sweep from the same seed (same draws up to rounding)
+    gr = IWTMGibbs(b.T, pg, seed=0).setup(Xg, ipg, yg, 2)
+    gr.sweep(np.arange(2), reference=True)  # compile
+    gr = IWTMGibbs(b.T, pg, seed=0).setup(Xg, ipg, yg, 2)
+    t0 = time.perf_counter()
+    gr.sweep(gr.rng.permutation(n), reference=True)
+    for _ in range(1, b.iters):
+        gr.sweep(np.arange(n), reference=True)
+    t_r = (time.perf_counter() - t0) / b.iters
+    row(what="Gibbs sweep, reference (log-domain) kernel", N=n, D=D, T=b.T, seconds=t_r,
+        ratio=t_r / t_g)  # fmt: skip
     m3 = IWTMCavi(CaviSettings(T=b.T, C=b.vs_C, K=2 * b.vs_C), NGPrior.from_data(Xg, 1.0, 32.0 * D),
                   seed=0, threads=1)  # fmt: skip
     t0 = time.perf_counter()

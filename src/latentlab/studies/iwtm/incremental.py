@@ -25,7 +25,8 @@ def cavi_settings(c, T, alpha0, gamma) -> CaviSettings:
     """The ``cavi`` section's settings with ch. 6-7's T, alpha0 and gamma."""
     return CaviSettings(T=T, C=c.C, K=c.K, alpha0=alpha0, gamma=gamma, c_top=c.c_top,
                         map_top=c.map_top, mapping_mode=c.mapping_mode,
-                        max_local=c.max_local, local_tol=c.local_tol)  # fmt: skip
+                        max_local=c.max_local, local_tol=c.local_tol,
+                        el_gemm=c.el_gemm)  # fmt: skip
 
 
 def pool_docs(rank, labels, per_class):

@@ -366,6 +366,7 @@ def ch5(ctx):
                     mapping_mode=c.mapping_mode,
                     max_local=c.max_local,
                     local_tol=c.local_tol,
+                    el_gemm=c.el_gemm,
                 )
                 t0 = time.perf_counter()
                 m = IWTMCavi(cs, prior, seed=seed).fit(Xtr, iptr, c.n_iter)

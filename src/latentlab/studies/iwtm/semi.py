@@ -44,7 +44,8 @@ def semi(ctx):
             prior = NGPrior.from_data(Xtr, c.beta0, c.chi1_per_dim * Xtr.shape[1])
             cs = CaviSettings(T=s.T, C=c.C, K=c.K, alpha0=c.alpha0, gamma=c.gamma,
                               c_top=c.c_top, map_top=c.map_top, mapping_mode=c.mapping_mode,
-                              max_local=c.max_local, local_tol=c.local_tol)  # fmt: skip
+                              max_local=c.max_local, local_tol=c.local_tol,
+                              el_gemm=c.el_gemm)  # fmt: skip
             t0 = time.perf_counter()
             m = IWTMCavi(cs, prior, seed=seed).fit(Xtr, iptr, c.n_iter)
             sec = time.perf_counter() - t0

@@ -114,6 +114,9 @@ class CaviCfg:
     mapping_mode: str = "tied"
     max_local: int = 100
     local_tol: float = 1e-3
+    # E l GEMM precision for the top-C ranking (float32 re-checks the boundary in float64:
+    # same selection; models.iwtm.cavi.CaviSettings.el_gemm). Not a choice of the document.
+    el_gemm: str = "float64"
     seeds: int = 1
     seed_offset: int = 200
 
