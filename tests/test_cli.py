@@ -144,3 +144,47 @@ def test_core_group_builds_only_itself():
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip() == "[]"
+
+
+_FIRST_IMPORT = """
+import json, os, sys
+import numpy, pandas  # noqa: F401  (shared by every child; the study is imported after fork)
+from latentlab.cli import build_parser
+study, steps = sys.argv[1], json.loads(sys.argv[2])
+failed = []
+for step in steps:
+    pid = os.fork()
+    if pid == 0:
+        try:
+            build_parser([study, step, "--params", "{}"])
+        except BaseException as e:  # noqa: BLE001
+            print(f"{step}: {type(e).__name__}: {e}", file=sys.stderr)
+            os._exit(1)
+        os._exit(0)
+    if os.waitpid(pid, 0)[1] != 0:
+        failed.append(step)
+print(json.dumps(failed))
+"""
+
+
+@pytest.mark.slow  # about 2 CPU-minutes: every step's modules imported afresh
+@pytest.mark.parametrize(
+    "study",
+    ["ais_eval", "compare", "drift", "hdp_pcvb0", "iwtm", "nonconjugate_vi", "scvb0", "tir"],
+)
+def test_every_step_loads_as_a_jobs_first_import(study):
+    """A job imports only its step's modules (shape.step_modules), so each step must load
+    when its module is the first of its study imported: an import circle between a study's
+    modules breaks only the steps whose module comes first (iwtm ivi, issue 25)."""
+    import json
+
+    from latentlab.studies.shape import load_study
+
+    steps = sorted(load_study(study).steps)
+    r = subprocess.run(
+        [sys.executable, "-c", _FIRST_IMPORT, study, json.dumps(steps)],
+        capture_output=True,
+        text=True,
+    )
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout) == [], r.stderr

@@ -22,8 +22,9 @@ from latentlab.errors import ConfigError
 from latentlab.models.iwtm.normal_gamma import NGPrior
 from latentlab.models.iwtm.svi import IWTMSvi, SviSettings
 
+# a module reference, not its names: incremental imports runs, which imports this module
+from . import incremental as _inc
 from . import pipeline as P
-from .incremental import cavi_settings, ivi_grow, pool_docs
 from .runs import _fs, _load, _sub
 from .study import STUDY, ActiveStepSettings
 
@@ -70,7 +71,7 @@ class IwtmLearner:
 
     def __init__(self, z, a, c, seed):
         self.z, self.a, self.seed = z, a, seed
-        self.cs = cavi_settings(c, a.T, a.alpha0, a.gamma)
+        self.cs = _inc.cavi_settings(c, a.T, a.alpha0, a.gamma)
         self.sv = SviSettings(rho=a.rho)
         self.beta0, self.chi1 = c.beta0, c.chi1_per_dim
         self.rng = np.random.default_rng([seed, 7])
@@ -83,7 +84,7 @@ class IwtmLearner:
 
     def grow(self, docs, new):
         self.round += 1
-        ivi_grow(self.m, self.z, docs, new, self.a, seed=1000 * self.seed + self.round,
+        _inc.ivi_grow(self.m, self.z, docs, new, self.a, seed=1000 * self.seed + self.round,
                  rng=self.rng)  # fmt: skip
         X, ip = _sub(self.z, docs)
         self.m.fit(X, ip, self.a.round_iter)
@@ -199,7 +200,7 @@ def active(ctx):
     rank, labels = z["rank"], z["labels"]
     n_cls = len(np.unique(labels))
     check(a, n_cls, int(rank.max()) + 1)
-    order = pool_docs(rank, labels, a.pool_per_class)
+    order = _inc.pool_docs(rank, labels, a.pool_per_class)
     seed_docs = order[: a.seed_per_class * n_cls]
     pool = order[a.seed_per_class * n_cls :]
     test = np.where(rank < 0)[0]
