@@ -45,27 +45,6 @@ STUDIES = list(config.get("studies", []))
 THREADS = int(config.get("threads", 2))
 
 
-def study_params(study, *keys, **extra):
-    """JSON string of a study step's parameters: run, seeds, threads and the study's config
-    section, or only its ``keys`` when given. Snakemake reruns a job when its params change,
-    so a step that names the keys it reads is not rerun when an unrelated setting changes.
-    """
-    section = config.get(study, {})
-    if keys:
-        missing = [k for k in keys if k not in section]
-        if missing:
-            raise ValueError(f"config {study}: no keys {missing}")
-        section = {k: section[k] for k in keys}
-    p = {
-        "run": RUN,
-        "base_seed": config["base_seed"],
-        "threads": THREADS,
-        **section,
-        **extra,
-    }
-    return json.dumps(p, sort_keys=True)
-
-
 def _study_shape(study):
     """The study's registry of steps (latentlab.studies.shape.Study), for studies in the
     one shape; None for a study not yet moved to it."""
