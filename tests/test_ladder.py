@@ -126,7 +126,10 @@ def _ledger(path: Path, gap: float, order_a: list[float]) -> str:
     return str(path)
 
 
-CLAIMS = [{"id": "C1"}, {"id": "C2", "where": "Fig. 2"}]
+CLAIMS = [
+    {"id": "C1", "measure": "gap (nats)"},
+    {"id": "C2", "where": "Fig. 2", "measure": "A - B (nats)"},
+]
 
 
 def _params_and_ledgers(tmp_path):
@@ -165,12 +168,18 @@ def test_collect_gives_one_row_per_rung_and_claim_row(tmp_path):
     )
     pd.testing.assert_frame_equal(got.reset_index(drop=True), want, check_dtype=False)
     assert (df[df.rung == "doc"].note == "not run here: too big here").all()
+    # the selector's measure names the number (the figure's y axis); an order row's adds
+    # how its number is formed
+    assert set(df[df.claim_id == "C1"].measure) == {"gap (nats)"}
+    assert set(df[(df.claim_id == "C2") & (df.rung != "doc")].measure) == {
+        "A - B (nats); > 0 where the claim's order holds"
+    }
     assert list(df.columns[:4]) == ["rung", "rung_index", "s.K", "s.n"]
 
 
 def test_collect_refuses_a_selector_that_picks_nothing(tmp_path):
     params, ledgers = _params_and_ledgers(tmp_path)
-    params["claims"] = [{"id": "C1", "dataset": "nope"}]
+    params["claims"] = [{"id": "C1", "dataset": "nope", "measure": "gap (nats)"}]
     with pytest.raises(Exception, match="picks no row"):
         ladder.collect(params, ledgers)
 
@@ -303,8 +312,8 @@ SMOKE_LADDER = {
             "scvb0": {
                 "targets": ["fig4_3.csv", "fig4_3.png"],
                 "claims": [
-                    {"id": "C4.4", "where": "Fig. 4.3"},
-                    {"id": "C4.6-similar", "where": "Fig. 4.3"},
+                    {"id": "C4.4", "where": "Fig. 4.3", "measure": "early gap (nats/token)"},
+                    {"id": "C4.6-similar", "where": "Fig. 4.3", "measure": "end gap (nats/token)"},
                 ],  # fmt: skip
                 "rungs": [
                     _smoke_rung("k5", 5, 1),

@@ -20,6 +20,7 @@ from __future__ import annotations
 import copy
 import json
 import math
+import textwrap
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
@@ -177,7 +178,7 @@ def _numbers(row: pd.Series) -> tuple[float, float, str]:
             doc = sign * float(np.mean(np.asarray(pa, float)) - np.mean(np.asarray(pb, float)))
         else:
             doc = nan
-        return float(sign * (a - b)), doc, "A - B, claim's direction"
+        return float(sign * (a - b)), doc, "> 0 where the claim's order holds"
     if rule.get("how") == "true":
         return float(bool(rule.get("ours"))), 1.0, "1 = holds, 0 = fails"
     ours = rule.get("ours")
@@ -245,7 +246,7 @@ def collect(params: Mapping, ledgers: Mapping[str, str | Path]) -> pd.DataFrame:
             for sel in claims:
                 rows.append({**head, "claim_id": sel["id"], "where": sel.get("where", ""),
                              "dataset": sel.get("dataset", ""), "ours": math.nan,
-                             "document": math.nan, "measure": "", "our_value": "",
+                             "document": math.nan, "measure": sel["measure"], "our_value": "",
                              "paper_value": "", "tolerance": "", "verdict": NOT_RUN_HERE,
                              "cause": "", "note": f"not run here: {r['reason']}"})  # fmt: skip
             continue
@@ -266,7 +267,8 @@ def collect(params: Mapping, ledgers: Mapping[str, str | Path]) -> pd.DataFrame:
                     f"picks no row (rows of {sel['id']}: {ids or 'none'})",
                 )
             for _, row in hit.iterrows():
-                ours, doc, measure = _numbers(row)
+                ours, doc, how = _numbers(row)
+                measure = sel["measure"] if how == "value" else f"{sel['measure']}; {how}"
                 rows.append({**head, "claim_id": row.claim_id, "where": row["where"],
                              "dataset": row.dataset, "ours": ours, "document": doc,
                              "measure": measure, "our_value": row.our_value,
@@ -339,7 +341,7 @@ def draw(df: pd.DataFrame, study: str = ""):
         ax.set_xticks(range(len(rung_names)), labels, rotation=90)
         ax.set_xlim(-0.5, len(rung_names) - 0.5)
         measure = s.measure[s.measure != ""]
-        ax.set_ylabel(measure.iloc[0] if len(measure) else "value")
+        ax.set_ylabel(textwrap.fill(measure.iloc[0], 38) if len(measure) else "value", fontsize=8)
         ax.set_title(title, fontsize=9)
         ax.legend(loc="best", fontsize=7)
     for ax in list(axes.flat)[len(keys) :]:
