@@ -17,9 +17,11 @@ DR_TEXT_OF = {
     "table2_4": "twitter_text",
 }
 STUDY_FIGURES["drift"] = [f"{DR_OUT}/{f}.png" for f in DR_FIGS]
-DR_SOURCE = DR.get("network", {}).get("source", "enron_email")
+# the registry's parsed settings (latentlab.studies.drift.study): no default repeated here
+DR_TEXT_SETTINGS = _study_shape("drift").settings("enron_text_fit", DR)
+DR_SOURCE = DR_TEXT_SETTINGS.network.source
 # LFRM_LDA on the Enron subject lines (Table 2.3's real substitute): needs the mirror
-DR_ENRON_TEXT = bool(DR.get("enron_text", {}).get("enabled", False))
+DR_ENRON_TEXT = DR_TEXT_SETTINGS.enron_text.enabled
 DR_ENRON_TEXT_OUT = {
     "enron_topics": f"{DR_OUT}/enron_text_topics.csv",
     "enron_summary": f"{DR_OUT}/enron_text_summary.json",

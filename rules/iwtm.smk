@@ -5,7 +5,9 @@ IWTM_CFG = config.get("iwtm", {})
 # ch4/ch5/semi are single-threaded (numba kernels, one BLAS call at a time matters
 # less than running the jobs side by side): threads 1 lets two of them share 2 cores.
 # bench has threads 2: it reports the CAVI iteration with 1 and with 2 threads.
-IWTM_DS = list(IWTM_CFG.get("datasets", ["syn_iwtm"]))
+# the registry's parsed settings (latentlab.studies.iwtm.study), so no default is repeated here
+IWTM_STUDY = _study_shape("iwtm")
+IWTM_DS = list(IWTM_STUDY.settings("claims", IWTM_CFG).datasets)
 IWTM_FIGS = [
     "fig4_1",
     "fig4_2",
@@ -109,7 +111,7 @@ rule iwtm_figure:
 
 
 # Fig 4.3: Gibbs IWTM on 8-scene at T = 100 (iwtm.scene8.dataset; smoke: syn_iwtm)
-S8_DS = _study_shape("iwtm").settings("scene8", IWTM_CFG).scene8.dataset
+S8_DS = IWTM_STUDY.settings("scene8", IWTM_CFG).scene8.dataset
 
 
 rule iwtm_scene8:
@@ -331,7 +333,7 @@ rule iwtm_figure_active:
 
 # Sec. 6.5 / Fig 6.3: the SUN protocol. iwtm.sun.dataset: sun397 (download target,
 # paper), scene15 (the stand-in, real) or syn_iwtm (smoke).
-SUN_DS = IWTM_CFG.get("sun", {}).get("dataset", "sun397")
+SUN_DS = IWTM_STUDY.settings("sun", IWTM_CFG).sun.dataset
 
 
 rule iwtm_sun397_fetch:
@@ -472,7 +474,7 @@ rule iwtm_claims:
 
 
 def iwtm_bench_inputs(w):
-    ds = IWTM_CFG.get("bench", {}).get("dataset")
+    ds = IWTM_STUDY.settings("bench", IWTM_CFG).bench.dataset
     return {"data": f"{IWTM}/data/{ds}.npz"} if ds else {}
 
 
