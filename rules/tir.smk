@@ -6,6 +6,8 @@ TIR_OUT = f"{OUT}/tir"
 TIR_LOG = f"{LOGS}/tir"
 TIR_BENCH = f"{BENCH}/tir"
 TIR_C = TIR["corpora"]
+# the registry's parsed settings (latentlab.studies.tir.study): no default repeated here
+TIR_SYNTH = _study_shape("tir").settings("synth", TIR).synthetic
 TIR_MODELS = ["lda", "tir", "tire", "dmr"]
 TIR_TABLES = ["table3_1", "table3_2", "table3_4", "fig3_3_signtest"]
 TIR_FIGS = ["fig3_4", "fig_l_recovery"]
@@ -14,7 +16,7 @@ STUDY_FIGURES["tir"] = [f"{TIR_OUT}/{f}.png" for f in TIR_FIGS]
 
 def tir_corpus(name):
     """Synthetic corpora are built here; real ones by rules/data.smk."""
-    if name in TIR.get("synthetic", {}):
+    if name in TIR_SYNTH:
         return f"{TIR_OUT}/data/{name}.npz"
     return data_path(name)
 
