@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from scipy.optimize import approx_fprime, minimize
 
-from latentlab.errors import DataError
+from latentlab.errors import ConfigError, DataError
 from latentlab.models.logreg import vi as B
 from latentlab.models.logreg.hierarchical import fit_hierarchical, niw_map
 from latentlab.models.logreg.synthetic import synthetic_multilabel, synthetic_school
@@ -130,6 +130,17 @@ def test_scores_and_predictive():
     assert 0.5 < acc <= 1 and ll < 0
     pm = B.predict_proba(q, X, predictive="mc", n_mc=500)
     assert np.all((pm > 0) & (pm < 1))
+
+
+def test_bad_method_and_predictive_are_config_errors_naming_the_parameter():
+    X, y, mu0, S0 = _task(seed=8)
+    with pytest.raises(ConfigError) as e:
+        B.fit("newton", X, y, mu0, S0)
+    assert e.value.key == "method"
+    q = B.laplace(X, y, mu0, S0)
+    with pytest.raises(ConfigError) as e:
+        B.predict_proba(q, X, predictive="exact")
+    assert e.value.key == "predictive"
 
 
 def test_niw_map_formula():

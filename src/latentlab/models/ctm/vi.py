@@ -33,7 +33,7 @@ import scipy.linalg as sla
 from scipy.optimize import minimize
 from scipy.special import logsumexp
 
-from latentlab.errors import DataError, DivergenceError
+from latentlab.errors import ConfigError, DataError, DivergenceError
 from latentlab.models.nonconjugate.core import LOG2PI, newton_maximize, psd_inverse
 
 log = logging.getLogger(__name__)
@@ -474,7 +474,7 @@ def infer_doc(method, ids, counts, logbeta, prior, *, m0=None, opts=None) -> Doc
         return delta_doc(ids, counts, logbeta, prior, m0=m0, **opts)
     if method == "bl":
         return bl_doc(ids, counts, logbeta, prior, lam0=m0, **opts)
-    raise ValueError(f"unknown CTM method {method!r}; use one of {METHODS}")
+    raise ConfigError("method", f"unknown CTM method {method!r}; use one of {METHODS}")
 
 
 def mean_topic_proportions(method, fit: DocFit) -> np.ndarray:
@@ -589,7 +589,7 @@ def heldout_loglik(
         elif predictive == "mc":
             pi = mc_topic_proportions(model.method, fit, n_mc, rng)
         else:
-            raise ValueError(f"predictive must be 'plugin' or 'mc', not {predictive!r}")
+            raise ConfigError("predictive", f"must be 'plugin' or 'mc', not {predictive!r}")
         pw = np.maximum(pi @ beta[:, hids], 1e-300)
         total += float(hcnt @ np.log(pw))
         ntok += int(hcnt.sum())

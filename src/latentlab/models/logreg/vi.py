@@ -28,7 +28,7 @@ import scipy.linalg as sla
 from scipy.optimize import minimize
 from scipy.special import expit, log_expit
 
-from latentlab.errors import DataError, DivergenceError
+from latentlab.errors import ConfigError, DataError, DivergenceError
 from latentlab.models.nonconjugate.core import GaussianQ, newton_maximize, psd_inverse
 
 METHODS = ("jj", "laplace", "delta")
@@ -222,7 +222,7 @@ def fit(method: str, X, y, mu0=None, Sigma0=None, **kw) -> GaussianQ:
         return jj(X, y, mu0, Sigma0, **kw)[0]
     if method == "jj_seq":
         return jj_sequential(X, y, mu0, Sigma0, **kw)
-    raise ValueError(f"unknown BLR method {method!r}")
+    raise ConfigError("method", f"unknown BLR method {method!r}; use laplace, delta, jj or jj_seq")
 
 
 def predict_proba(q: GaussianQ, X, *, predictive="plugin", n_mc=1000, seed=0) -> np.ndarray:
@@ -235,7 +235,7 @@ def predict_proba(q: GaussianQ, X, *, predictive="plugin", n_mc=1000, seed=0) ->
         L = np.linalg.cholesky(q.V)
         th = q.m + rng.standard_normal((n_mc, len(q.m))) @ L.T
         return expit(X @ th.T).mean(axis=1)
-    raise ValueError(f"predictive must be 'plugin' or 'mc', not {predictive!r}")
+    raise ConfigError("predictive", f"must be 'plugin' or 'mc', not {predictive!r}")
 
 
 def scores(p: np.ndarray, y: np.ndarray) -> tuple[float, float]:
