@@ -33,16 +33,20 @@ sys.path.insert(0, str(ROOT / "src"))
 from latentlab.bench_targets import by_study  # noqa: E402
 
 
-def rusage_by_study(path: str | Path) -> dict[str, tuple[int, float]]:
+def rusage_by_study(path: str | Path, cwd: str | None = None) -> dict[str, tuple[int, float]]:
     """``{study: (jobs, exact CPU seconds)}`` from a ``LATENTLAB_CPU_LOG`` file (one JSON
-    line per job: ``argv`` = group, step, ...; ``cpu_self`` + ``cpu_children``)."""
+    line per job: ``argv`` = group, step, ...; ``cpu_self`` + ``cpu_children``). ``cwd``:
+    only the jobs run from that folder (a log shared with a test suite, whose workflows run
+    in temporary copies)."""
+    want = str(Path(cwd).resolve()) if cwd else None
     out: dict[str, tuple[int, float]] = {}
     last: dict[tuple, dict] = {}  # one record per command line: the last one written (a
     # spawned worker of an older hook wrote its parent's argv before the parent exited)
     for line in Path(path).read_text().splitlines():
         if line.strip():
             r = json.loads(line)
-            last[tuple(r["argv"])] = r
+            if want is None or r.get("cwd", want) == want:
+                last[tuple(r["argv"])] = r
     for r in last.values():
         group = r["argv"][0] if r["argv"] else "?"
         if group == "claims" and len(r["argv"]) > 1 and r["argv"][1] == "report":
@@ -58,10 +62,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--before", help="another run's benchmarks/{run} folder to compare")
     ap.add_argument("--budget", type=float, default=450.0, help="CPU seconds (issue 23)")
     ap.add_argument("--rusage", help="LATENTLAB_CPU_LOG file of the same run (exact CPU)")
+    ap.add_argument("--cwd", help="with --rusage: only the jobs run from this folder")
     a = ap.parse_args(argv)
     df = by_study(a.bench)
     if a.rusage:
-        ru = rusage_by_study(a.rusage)
+        ru = rusage_by_study(a.rusage, a.cwd)
         df["rusage_jobs"] = df.study.map(lambda s: ru.get(s, (0, 0.0))[0])
         df["rusage_cpu"] = df.study.map(lambda s: ru.get(s, (0, 0.0))[1])
         df.loc[df.study == "total", "rusage_jobs"] = sum(n for n, _ in ru.values())

@@ -43,6 +43,8 @@ def _write() -> None:
         "cpu_self": me.ru_utime + me.ru_stime,
         "cpu_children": kids.ru_utime + kids.ru_stime,
         "wall": time.time() - _T0,
+        "end": time.time(),
+        "cwd": os.getcwd(),
         **_numba_counts(),
     }
     with open(_LOG, "a") as f:
