@@ -16,6 +16,7 @@ HDP_INIT = HDP_STUDY.settings("init", HDP_CFG).init_sensitivity.dataset
 HDP_GIBBS = HDP_STUDY.settings("gibbs", HDP_CFG).gibbs.dataset
 HDP_BENCH_DS = HDP_STUDY.settings("bench", HDP_CFG).bench.dataset
 HDP_RES = HDP_STUDY.settings("rules", HDP_CFG).resources
+HDP_BATCH = HDP_STUDY.settings("rules", HDP_CFG).batch_configs
 HDP_FIGS = [f"{HDP_OUT}/fig{i}.png" for i in (1, 2, 3, 4, 5)]
 STUDY_FIGURES["hdp_pcvb0"] = HDP_FIGS
 
@@ -126,26 +127,50 @@ rule hdp_pcvb0_prepare:
 
 
 # One rule for the three kinds of fit (perplexity, knn, links): one configuration, every T
-# and run.
-rule hdp_pcvb0_fit:
-    input:
-        data=f"{HDP_OUT}/data/{{dataset}}.npz",
-    output:
-        json=f"{HDP_OUT}/runs/{{hdp_run}}/{{dataset}}/{{config}}.json",
-    log:
-        f"{HDP_LOGS}/{{hdp_run}}_{{dataset}}_{{config}}.log",
-    benchmark:
-        f"{HDP_BENCH}/{{hdp_run}}_{{dataset}}_{{config}}.tsv"
-    threads: 1
-    resources:
-        mem_mb=lambda w: _hdp_res(w.hdp_run, "mem_mb", 2000),
-        runtime=lambda w: _hdp_res(w.hdp_run, "runtime", 30),
-    params:
-        json=lambda w: step_params("hdp_pcvb0", w.hdp_run),
-        io=_hdp_io,
-    shell:
-        "python -m latentlab hdp_pcvb0 {wildcards.hdp_run} --params {params.json:q} "
-        "{params.io} > {log} 2>&1"
+# and run; with batch_configs (the smoke run), one job per dataset runs every configuration.
+if HDP_BATCH:
+
+    rule hdp_pcvb0_fit_batch:
+        input:
+            data=f"{HDP_OUT}/data/{{dataset}}.npz",
+        output:
+            **{c: f"{HDP_OUT}/runs/{{hdp_run}}/{{dataset}}/{c}.json" for c in HDP_CONFIGS},
+        log:
+            f"{HDP_LOGS}/{{hdp_run}}_{{dataset}}.log",
+        benchmark:
+            f"{HDP_BENCH}/{{hdp_run}}_{{dataset}}.tsv"
+        threads: 1
+        resources:
+            mem_mb=lambda w: _hdp_res(w.hdp_run, "mem_mb", 2000),
+            runtime=lambda w: len(HDP_CONFIGS) * _hdp_res(w.hdp_run, "runtime", 30),
+        params:
+            json=lambda w: step_params("hdp_pcvb0", w.hdp_run),
+            io=_hdp_io,
+        shell:
+            "python -m latentlab hdp_pcvb0 {wildcards.hdp_run} --params {params.json:q} "
+            "{params.io} > {log} 2>&1"
+
+else:
+
+    rule hdp_pcvb0_fit:
+        input:
+            data=f"{HDP_OUT}/data/{{dataset}}.npz",
+        output:
+            json=f"{HDP_OUT}/runs/{{hdp_run}}/{{dataset}}/{{config}}.json",
+        log:
+            f"{HDP_LOGS}/{{hdp_run}}_{{dataset}}_{{config}}.log",
+        benchmark:
+            f"{HDP_BENCH}/{{hdp_run}}_{{dataset}}_{{config}}.tsv"
+        threads: 1
+        resources:
+            mem_mb=lambda w: _hdp_res(w.hdp_run, "mem_mb", 2000),
+            runtime=lambda w: _hdp_res(w.hdp_run, "runtime", 30),
+        params:
+            json=lambda w: step_params("hdp_pcvb0", w.hdp_run),
+            io=_hdp_io,
+        shell:
+            "python -m latentlab hdp_pcvb0 {wildcards.hdp_run} --params {params.json:q} "
+            "{params.io} > {log} 2>&1"
 
 
 rule hdp_pcvb0_init:

@@ -172,6 +172,38 @@ def test_end_to_end(tmp_path, section):
     assert set(nr.data_kind) == {"synthetic"}
 
 
+def _fits_without_timings(path):
+    """A fit's JSON without its clock readings (the rest is deterministic)."""
+    r = json.loads(path.read_text())
+    for run in r["runs"]:
+        for k in ("sec_per_iter", "wall_seconds"):
+            run.pop(k, None)
+    return r
+
+
+@pytest.mark.parametrize("kind,ds", [("perplexity", "toy"), ("knn", "lab"), ("links", "g")])
+def test_batched_configs_write_what_one_job_per_config_writes(tmp_path, section, kind, ds):
+    """batch_configs (the smoke run's rules): one job per dataset, outputs named by
+    configuration, gives each configuration's JSON exactly as its own job would."""
+    from latentlab.errors import ConfigError
+    from latentlab.studies.shape import load_study
+
+    st = load_study("hdp_pcvb0")
+    data = tmp_path / f"{ds}.npz"
+    _step(st, section, "prepare", outputs={"data": data}, dataset=ds)
+    configs = ["cvb_AA", "pcvb0_AS", "cvb0_AA"]
+    batched = {c: tmp_path / f"batch_{c}.json" for c in configs}
+    _step(st, section, kind, {"data": data}, batched, dataset=ds)
+    for c in configs:
+        single = tmp_path / f"single_{c}.json"
+        _step(st, section, kind, {"data": data}, {"json": single}, dataset=ds, config=c)
+        got = _fits_without_timings(batched[c])
+        assert got["config"] == c
+        assert got == _fits_without_timings(single), c
+    with pytest.raises(ConfigError, match="names its outputs by configuration"):
+        _step(st, section, kind, {"data": data}, {"json": tmp_path / "x.json"}, dataset=ds)
+
+
 def test_c5_not_run_rows_per_missing_document_t():
     """The document's Fig 3 left has T = 100, 200, 300: a run without one of them gets a
     not_run row with that T's id; a T it ran gets none (its row is judged)."""

@@ -163,10 +163,32 @@ def _opts(ctx, task: str):
 
 
 # --------------------------------------------------------------- perplexity
+def _each_config(ctx, fit_one) -> None:
+    """Run ``fit_one(ctx, dataset, config) -> dict`` and write its JSON: for the wildcard
+    ``config`` (output ``json``), or, when the rule batches a dataset's configurations
+    (``batch_configs``), for every configuration the rule names as an output, in order."""
+    dataset = ctx.wildcards["dataset"]
+    if "config" in ctx.wildcards:
+        write_json(fit_one(ctx, dataset, ctx.wildcards["config"]), ctx.output("json"))
+        return
+    unknown = [c for c in ctx.outputs if c not in ctx.settings.configs]
+    if unknown or not ctx.outputs:
+        raise ConfigError(
+            f"hdp_pcvb0 {ctx.step}",
+            f"a batched fit names its outputs by configuration ({ctx.settings.configs}); "
+            f"got {sorted(ctx.outputs)}",
+        )
+    for config in ctx.outputs:
+        write_json(fit_one(ctx, dataset, config), ctx.output(config))
+
+
 @STUDY.run("perplexity", settings=PerplexitySettings)
 def run_perplexity(ctx) -> None:
     """Fig 2/3 raw results: every T, every run; per-iteration trace at ``trace_T``."""
-    dataset, config = ctx.wildcards["dataset"], ctx.wildcards["config"]
+    _each_config(ctx, _perplexity)
+
+
+def _perplexity(ctx, dataset: str, config: str) -> dict:
     method, prior = method_prior(config)
     p = ctx.settings.perplexity
     inp = ctx.input("data")
@@ -214,32 +236,32 @@ def run_perplexity(ctx) -> None:
                 row["alpha_pi_E"] = ea.tolist()
                 row["beta_v_E"] = _beta_summary(m)
             res.append(row)
-    write_json(
-        {
-            "dataset": dataset,
-            "config": config,
-            "method": method,
-            "prior": prior,
-            "split": sp.info,
-            "iterations": n_iter,
-            "trace_T": trace_T,
-            "grid": grid,
-            "options": new_model(2, config, options=opts).settings(),
-            "truth": corpus.metadata.get("truth", {}).get("n_topics_pi_gt_1e-3"),
-            "runs": res,
-        },
-        ctx.output("json"),
-    )
+    return {
+        "dataset": dataset,
+        "config": config,
+        "method": method,
+        "prior": prior,
+        "split": sp.info,
+        "iterations": n_iter,
+        "trace_T": trace_T,
+        "grid": grid,
+        "options": new_model(2, config, options=opts).settings(),
+        "truth": corpus.metadata.get("truth", {}).get("n_topics_pi_gt_1e-3"),
+        "runs": res,
+    }
 
 
 # ---------------------------------------------------------------------- kNN
 @STUDY.run("knn", settings=KnnSettings)
 def run_knn(ctx) -> None:
     """Fig 4 raw results: 90/10 document split, fold-in, Hellinger k-NN (Sec 6.4)."""
+    _each_config(ctx, _knn)
+
+
+def _knn(ctx, dataset: str, config: str) -> dict:
     from latentlab.data.splits import heldout_docs
     from latentlab.evaluation.metrics import knn_accuracy
 
-    dataset, config = ctx.wildcards["dataset"], ctx.wildcards["config"]
     p = ctx.settings.knn
     inp = ctx.input("data")
     corpus = load_corpus(inp)
@@ -257,22 +279,22 @@ def run_knn(ctx) -> None:
             acc = knn_accuracy(th_te, m.theta(), train.labels, test.labels, p.k)
             log.info("%s %s T=%d run %d: accuracy %s", dataset, config, T, r, acc)
             res.append({"T": T, "run": r, "seed": seed, "accuracy": acc, **_model_summary(m)})
-    write_json(
-        {"dataset": dataset, "config": config, "n_train": train.n_docs, "n_test": test.n_docs,
-         "runs": res},
-        ctx.output("json"),
-    )  # fmt: skip
+    return {"dataset": dataset, "config": config, "n_train": train.n_docs,
+            "n_test": test.n_docs, "runs": res}  # fmt: skip
 
 
 # -------------------------------------------------------------------- links
 @STUDY.run("links", settings=LinksSettings)
 def run_links(ctx) -> None:
     """Fig 5 raw results: bags of links, MAP over query nodes (Sec 6.5)."""
+    _each_config(ctx, _links)
+
+
+def _links(ctx, dataset: str, config: str) -> dict:
     from latentlab.data.graph import StaticGraph
     from latentlab.data.splits import link_task
     from latentlab.evaluation.metrics import mean_average_precision
 
-    dataset, config = ctx.wildcards["dataset"], ctx.wildcards["config"]
     p = ctx.settings.links
     inp = ctx.input("data")
     g = StaticGraph.load(inp)
@@ -287,16 +309,13 @@ def run_links(ctx) -> None:
             mp = mean_average_precision(m.theta()[task.queries], m.phi_vk(), task)
             log.info("%s %s T=%d run %d: MAP %.4f", dataset, config, T, r, mp)
             res.append({"T": T, "run": r, "seed": seed, "map": mp, **_model_summary(m)})
-    write_json(
-        {
-            "dataset": dataset,
-            "config": config,
-            "task": task.info,
-            "options": dataclasses.asdict(opts),
-            "runs": res,
-        },
-        ctx.output("json"),
-    )
+    return {
+        "dataset": dataset,
+        "config": config,
+        "task": task.info,
+        "options": dataclasses.asdict(opts),
+        "runs": res,
+    }
 
 
 # ------------------------------------------------------- init sensitivity (C2)

@@ -341,9 +341,13 @@ class ClaimsSettings:
 @dataclass(frozen=True)
 class RuleSettings:
     """Read by rules/hdp_pcvb0.smk only: cluster resources per step,
-    ``{step: {mem_mb, runtime}}``."""
+    ``{step: {mem_mb, runtime}}``; ``batch_configs``: one perplexity / knn / links job per
+    dataset running every configuration in turn (the smoke run: its fits take less CPU
+    than a job's start-up), instead of one job per (dataset, configuration). The results
+    are the same either way (each configuration's seeds do not depend on the others)."""
 
     resources: dict[str, dict[str, int]] = field(default_factory=dict)
+    batch_configs: bool = False
 
 
 STUDY.rules(RuleSettings)
