@@ -134,7 +134,10 @@ if HDP_BATCH:
         input:
             data=f"{HDP_OUT}/data/{{dataset}}.npz",
         output:
-            **{c: f"{HDP_OUT}/runs/{{hdp_run}}/{{dataset}}/{c}.json" for c in HDP_CONFIGS},
+            **{
+                c: f"{HDP_OUT}/runs/{{hdp_run}}/{{dataset}}/{c}.json"
+                for c in HDP_CONFIGS
+            },
         log:
             f"{HDP_LOGS}/{{hdp_run}}_{{dataset}}.log",
         benchmark:

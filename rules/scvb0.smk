@@ -10,7 +10,9 @@ S0_DEMOS = ["fig4_1", "fig4_2", "fig4_8", "fig4_9", "fig4_10"]
 S0_CURVE_FIGS = ["fig4_3", "fig4_4", "fig4_5", "fig4_6"]
 # Fig 4.3 (held-out LL vs time) repeated on further corpora: fig4_3_<dataset>
 S0_SHAPE = _study_shape("scvb0")
-S0_EXTRA = [f"fig4_3_{d}" for d in S0_SHAPE.settings("curves", S0).curves.extra_datasets]
+S0_EXTRA = [
+    f"fig4_3_{d}" for d in S0_SHAPE.settings("curves", S0).curves.extra_datasets
+]
 S0_FIG_IDS = S0_DEMOS + S0_CURVE_FIGS + ["fig4_7"] + S0_EXTRA
 S0_TABLES = ["table4_4", "table4_5"]
 STUDY_FIGURES["scvb0"] = [f"{S0_OUT}/{f}.png" for f in S0_FIG_IDS]
