@@ -1,5 +1,5 @@
 """Reduction ladders (issue 24; latentlab.ladder, rules/ladder.smk, config/ladder.yaml): the
-ladder config validates (a bad rung key is a few lines naming it), the two ladders resolve
+ladder config validates (a bad rung key is a few lines naming it), the ladders resolve
 with one job set per rung, the collect step turns rung ledgers into ladder.csv rows and a
 figure that passes the figure check, and a smoke-sized ladder runs end to end (slow)."""
 
@@ -23,6 +23,14 @@ from latentlab.errors import ConfigError
 
 ROOT = Path(__file__).resolve().parents[1]
 MAX_LINES = 12
+# per ladder of config/ladder.yaml: the study's main fitting rule and its jobs per rung
+# (ais_eval_raw: iteration-AIS on both corpora and Fig 5.6's ntemps)
+LADDER_STEP = {
+    "scvb0": ("scvb0_curves", 1),
+    "nonconjugate_vi": ("nonconjugate_vi_sweep", 1),
+    "drift": ("drift_monthly_fit", 1),
+    "ais_eval": ("ais_eval_raw", 3),
+}
 
 
 def _ladder_config(over: dict | None = None) -> dict:
@@ -39,7 +47,7 @@ def _load(cfg: dict) -> dict:
 # ------------------------------------------------------------------ config
 def test_ladder_config_builds_each_rung_as_a_run_over_real():
     rungs = ladder.ladder_rungs(_load(_ladder_config()), ROOT)
-    assert set(rungs) == {"scvb0", "nonconjugate_vi"}
+    assert set(rungs) >= set(LADDER_STEP)
     real = yaml.safe_load((ROOT / "config" / "real.yaml").read_text())
     for study, rs in rungs.items():
         assert len(rs) >= 3
@@ -59,6 +67,26 @@ def test_ladder_config_builds_each_rung_as_a_run_over_real():
     assert ncv["real"]["em_time_budget_s"] == 40.0
     assert ncv["converged"]["em_time_budget_s"] is None
     assert ncv["K100_doc"]["K_grid"][-1] == 100
+    # drift: the document's Enron forecasts, then its 10 synthetic data sets and missing data
+    paper = yaml.safe_load((ROOT / "config" / "paper.yaml").read_text())
+    dr = {r.name: r.config["drift"] for r in rungs["drift"]}
+    fc = ("chains", "burnin", "samples")
+    assert [dr["real"]["monthly_fit"][k] for k in fc] == [2, 20, 3]
+    assert [dr["fc_doc"]["monthly_fit"][k] for k in fc] == [3, 100, 10]
+    assert dr["fc_doc"]["synthetic_fit"]["datasets"] == 3
+    assert dr["fc_doc_synth10"]["synthetic_fit"]["datasets"] == 10
+    assert dr["doc"]["monthly_fit"] == {
+        **dr["real"]["monthly_fit"],
+        **paper["drift"]["monthly_fit"],
+    }
+    assert dr["doc"]["reductions"] == [] and len(dr["fc_doc"]["reductions"]) == 2
+    # ais_eval: more test documents for iteration-AIS, Fig 5.6 at the document's S = 100
+    ae = {r.name: r.config["ais_eval"] for r in rungs["ais_eval"]}
+    assert [ae[n]["iteration"]["n_docs"] for n in ae] == [5, 10, 10, 80, 130]
+    assert [ae[n]["ntemps"]["S"] for n in ae] == [20, 20, 100, 100, 100]
+    assert ae["uci_nips_doc"]["ntemps"] == paper["ais_eval"]["ntemps"]
+    assert ae["uci_nips_doc"]["corpora"]["nips"]["dataset"] == "uci_nips"
+    assert ae["uci_nips_doc"]["train"]["max_test_docs"] is None
 
 
 def _error_lines(cfg) -> tuple[str, list[str]]:
@@ -259,24 +287,23 @@ def _jobs(out: str) -> dict[str, int]:
 
 @pytest.fixture(scope="module")
 def ladder_jobs(workdir) -> dict[str, int]:
-    """{rule: jobs} of the dry run of both ladders' targets (nothing on disk)."""
+    """{rule: jobs} of the dry run of every ladder's target (nothing on disk)."""
     r = _snakemake(workdir, "-n", "--cores", "2", "--configfile=config/ladder.yaml",
-                   "scvb0_ladder", "nonconjugate_vi_ladder")  # fmt: skip
+                   *[f"{s}_ladder" for s in LADDER_STEP])  # fmt: skip
     assert r.returncode == 0, r.stderr[-3000:]
     return _jobs(r.stdout)
 
 
-@pytest.mark.parametrize(
-    "study, step",
-    [("scvb0", "scvb0_curves"), ("nonconjugate_vi", "nonconjugate_vi_sweep")],
-)
-def test_ladder_resolves_with_one_job_set_per_rung(ladder_jobs, study, step):
+@pytest.mark.parametrize("study", list(LADDER_STEP))
+def test_ladder_resolves_with_one_job_set_per_rung(ladder_jobs, study):
     jobs = ladder_jobs
+    step, per_rung = LADDER_STEP[study]
     rungs = ladder.ladder_rungs(_load(_ladder_config()), ROOT)[study]
     for rung in rungs:
-        n = 1 if rung.fits_here else 0  # a rung that does not fit here is not built
+        n = per_rung if rung.fits_here else 0  # a rung that does not fit here is not built
         assert jobs.get(f"{rung.module}_{step}", 0) == n, (rung.name, jobs)
-        assert jobs.get(f"{rung.module}_{study}_claims", 0) == n, (rung.name, jobs)
+        built = 1 if rung.fits_here else 0
+        assert jobs.get(f"{rung.module}_{study}_claims", 0) == built, (rung.name, jobs)
     for rule in (f"{study}_ladder_collect", f"{study}_ladder_bench", f"{study}_ladder"):
         assert jobs[rule] == 1
     # the rungs read the real run's prepared datasets: one prepare job per dataset
@@ -292,8 +319,9 @@ def test_rungs_that_do_not_fit_here_resolve_on_the_slurm_profile(workdir):
                    "--configfile=config/ladder.yaml", *[r.module for r in last])  # fmt: skip
     assert r.returncode == 0, r.stderr[-3000:]
     jobs = _jobs(r.stdout)
-    assert jobs[f"{last[0].module}_scvb0_curves"] == 1
-    assert jobs[f"{last[1].module}_nonconjugate_vi_sweep"] == 1
+    for rung in last:
+        step, n = LADDER_STEP[rung.study]
+        assert jobs[f"{rung.module}_{step}"] == n, (rung.name, jobs)
 
 
 def _smoke_rung(name, K, epochs):
