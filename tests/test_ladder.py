@@ -30,6 +30,8 @@ LADDER_STEP = {
     "nonconjugate_vi": ("nonconjugate_vi_sweep", 1),
     "drift": ("drift_monthly_fit", 1),
     "ais_eval": ("ais_eval_raw", 3),
+    "iwtm": ("iwtm_exp", 2),  # ch4 and ch5 on scene13
+    "hdp_pcvb0": ("hdp_pcvb0_fit", 16),  # KOS and 20 Newsgroups x 8 configurations
 }
 
 
@@ -87,6 +89,49 @@ def test_ladder_config_builds_each_rung_as_a_run_over_real():
     assert ae["uci_nips_doc"]["ntemps"] == paper["ais_eval"]["ntemps"]
     assert ae["uci_nips_doc"]["corpora"]["nips"]["dataset"] == "uci_nips"
     assert ae["uci_nips_doc"]["train"]["max_test_docs"] is None
+    # iwtm: 100 images per class at the document's image size after real, >= 3 seeds where
+    # it fits, the float32 E l GEMM wherever C = 4000, the document's Gibbs schedule last
+    iw = {r.name: r.config["iwtm"] for r in rungs["iwtm"]}
+    assert iw["real"]["desc_per_doc"] == 20 and iw["real"]["scene"]["size"] == 128
+    for r in rungs["iwtm"][1:]:
+        c = r.config["iwtm"]
+        assert c["n_train"] == [100] and c["scene"]["size"] is None
+        if r.fits_here:
+            assert min(c["gibbs"]["seeds"], c["cavi"]["seeds"], c["scene8"]["seeds"]) >= 3
+        if c["cavi"]["C"] == 4000:
+            assert c["cavi"]["el_gemm"] == "float32" and c["cavi"]["K"] == 8000
+    doc = iw[rungs["iwtm"][-1].name]
+    assert [doc["gibbs"][k] for k in ("n_iter", "burn_in", "hyper_every", "test_iter")] == [
+        paper["iwtm"]["gibbs"][k] for k in ("n_iter", "burn_in", "hyper_every", "test_iter")
+    ]
+    assert doc["scene"]["max_desc"] is None and doc["desc_per_doc"] is None
+    # hdp_pcvb0: KOS from the real grid to the document's T = 100, 200, 300 with 5 runs,
+    # 20 Newsgroups at the document's 10,000 documents last
+    hdp = {r.name: r.config["hdp_pcvb0"] for r in rungs["hdp_pcvb0"]}
+    assert hdp["real"]["perplexity"]["per_dataset"]["kos"]["T"] == [50, 300]
+    last = hdp[rungs["hdp_pcvb0"][-1].name]
+    kos = last["perplexity"]["per_dataset"]["kos"]
+    assert kos["T"] == paper["hdp_pcvb0"]["perplexity"]["T"] and kos["runs"] == 5
+    assert kos["max_T_configs"] is None
+    assert (
+        last["datasets"]["news20"]["n_docs"] == paper["hdp_pcvb0"]["datasets"]["news20"]["n_docs"]
+    )
+
+
+def test_every_claims_selector_picks_a_row_of_the_published_ledger():
+    """A ladder's selectors name rows its study's ledger has (the published real run's,
+    whose settings are the first rung's): a typo would stop ``ladder collect`` only after
+    the rungs ran."""
+    from fnmatch import fnmatchcase
+
+    for study, lad in _ladder_config()["ladder"]["studies"].items():
+        led = pd.read_csv(ROOT / "published" / "real" / study / "claims.csv").fillna("")
+        for sel in lad["claims"]:
+            m = led.claim_id.astype(str) == sel["id"]
+            for key in ("where", "dataset"):
+                if key in sel:
+                    m &= led[key].astype(str).map(lambda v, p=sel[key]: fnmatchcase(v, p))
+            assert m.any(), (study, sel)
 
 
 def _error_lines(cfg) -> tuple[str, list[str]]:
