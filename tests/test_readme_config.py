@@ -29,7 +29,6 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "compare"))
 from compare_formats import tiny_corpus, write_uci  # noqa: E402
 
-
 DOC = "docs/config.md"  # the page with "Config files" and "Your corpus" (README links it)
 
 
