@@ -69,7 +69,7 @@ def commands(page: Path) -> list[str]:
     text = page.read_text(encoding="utf-8")
     out = []
     for block in re.findall(r"^```bash\n(.*?)^```", text, flags=re.S | re.M):
-        for line in block.replace("\\\n", " ").splitlines():
+        for line in re.sub(r"\s*\\\n\s*", " ", block).splitlines():
             line = line.split(" #", 1)[0].strip()
             if line and not line.startswith("#"):
                 out += [part.strip() for part in line.split("&&")]
@@ -178,6 +178,7 @@ def _write_example(wd: Path, name: str, yml: str) -> None:
     (wd / name).write_text(yml)
     for spec in (yaml.safe_load(yml).get("data", {}).get("local") or {}).values():
         assert spec["format"] == "uci", "adapt this test to the example's format"
+        (wd / "_tiny").mkdir(exist_ok=True)
         files = write_uci(tiny_corpus(), wd / "_tiny")
         shutil.copy(files["path"], wd / spec["path"])
         shutil.copy(files["vocab"], wd / spec["vocab"])
