@@ -1,6 +1,6 @@
 # latentlab: every table and figure of the four documents as a rebuildable target.
 # `snakemake` builds the default "smoke" run (config/config.yaml): synthetic and
-# bundled data, no network. See README.md for the real and paper runs.
+# bundled data, no network. See docs/runs.md for the real and paper runs.
 
 
 # config/config.yaml is the default run. A run given with --configfile=FILE is not merged
@@ -28,7 +28,7 @@ for _study in STUDIES:
 include: "rules/report.smk"
 
 
-# config/ladder.yaml (README "Ladders"): a ladder run builds its ladders, not a report
+# config/ladder.yaml (docs/runs.md "Ladders"): a ladder run builds its ladders, not a report
 LADDER_TARGETS = []
 if config.get("ladder", {}).get("studies"):
 

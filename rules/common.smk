@@ -10,7 +10,7 @@ from latentlab.provenance import COMMIT_ENV, CONFIG_ENV, config_sha256, source_c
 
 min_version("9.0")
 
-# A --configfile needs only what it changes (README "Config files"): its `base:` run under
+# A --configfile needs only what it changes (docs/config.md "Config files"): its `base:` run under
 # it, or the schema's defaults; `run` defaults to the file's name (latentlab.runconfig).
 _CONFIGFILES = list(workflow.config_settings.configfiles or [])
 _completed = runconfig.complete(config, _CONFIGFILES, workflow.basedir)

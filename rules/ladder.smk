@@ -1,4 +1,4 @@
-# Reduction ladders (issue 24; README "Ladders"; latentlab.ladder):
+# Reduction ladders (issue 24; docs/runs.md "Ladders"; latentlab.ladder):
 #   snakemake --cores 2 --configfile=config/ladder.yaml <study>_ladder
 # re-measures a study's key claims at each rung of config/ladder.yaml. A rung is the study's
 # ordinary rules run with the rung's complete config: one Snakemake module per rung

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A single-node SLURM on this machine, to try config/profiles/slurm (README "Cluster").
+# A single-node SLURM on this machine, to try config/profiles/slurm (docs/cluster.md).
 #
 #   scripts/local-slurm.sh start    install slurm-wlm + munge if missing, write slurm.conf for
 #                                   this host (its cores and memory), start munged, slurmctld,

@@ -1,5 +1,7 @@
 """Finish a published run (latentlab.claims.publish): bench_targets.csv per study,
-PUBLISHED.json, and the README's overview block; or check that all of it is current.
+PUBLISHED.json, the run's README.md (verdicts per study and data kind, misses by cause, run
+times: published/real/README.md) and the verdict counts per study in the repository's
+README.md (between its published-overview markers); or check that all of it is current.
 
     python scripts/publish_run.py --copy-from results/real scvb0 tir
                                                    # publish studies the workflow just
@@ -36,7 +38,11 @@ def main(argv=None) -> int:
     )
     p.add_argument("studies", nargs="*", help="with --copy-from: the studies to publish")
     p.add_argument("--benchmarks", default=None, help="default: benchmarks/{run}")
-    p.add_argument("--readme", default="README.md")
+    p.add_argument(
+        "--readme",
+        default="README.md",
+        help="the repository README whose marked block gets the verdict counts per study",
+    )
     p.add_argument("--check", action="store_true", help="only check; write nothing")
     p.add_argument("--stamp-commit")
     p.add_argument(
@@ -59,12 +65,16 @@ def main(argv=None) -> int:
     if a.studies:
         p.error("studies are named only with --copy-from")
     os.environ.setdefault(COMMIT_ENV, source_commit(ROOT))
-    block = publish.readme_overview(run_dir, link=os.path.relpath(run_dir, readme.parent))
+    run_readme = run_dir / "README.md"
+    page = publish.run_readme(run_dir, docs=os.path.relpath(ROOT / "docs", run_dir))
+    block = publish.readme_summary(run_dir)
     text = readme.read_text()
     if a.check:
         problems = publish.check_published(run_dir)
+        if not run_readme.exists() or run_readme.read_text() != page:
+            problems.append(f"{run_readme}: missing or stale (run scripts/publish_run.py)")
         if publish.replace_block(text, block, readme) != text:
-            problems.append(f"{readme}: overview block is stale (run scripts/publish_run.py)")
+            problems.append(f"{readme}: verdict counts are stale (run scripts/publish_run.py)")
         for line in problems:
             print(line, file=sys.stderr)
         print(f"{run_dir}: {len(publish.study_dirs(run_dir))} studies, {len(problems)} problems")
@@ -84,6 +94,7 @@ def main(argv=None) -> int:
             os.environ.update(publish.run_provenance_env(d))
             write_bench_targets(bench_root / d.name, d / "bench_targets.csv", study=d.name)
     publish.write_manifest(run_dir)
+    run_readme.write_text(page)
     readme.write_text(publish.replace_block(text, block, readme))
     problems = publish.check_published(run_dir)
     for line in problems:

@@ -2,7 +2,8 @@
 # Rebuild and publish the `real` run: each study from scratch (--forceall, into results/real/
 # like any run) and timed on its own, its outputs then copied into published/real/ (where the
 # workflow never writes); then REPORT.md over every published study, then
-# scripts/publish_run.py (bench_targets.csv, PUBLISHED.json, the README overview). Commit
+# scripts/publish_run.py (bench_targets.csv, PUBLISHED.json, published/real/README.md and
+# the verdict counts in README.md). Commit
 # published/real/ afterwards (.gitignore keeps data and model files out).
 #   LATENTLAB_MIRROR=../shared/data bash scripts/run_real.sh [--cores N] [study ...]
 # Without studies: every study of config/real.yaml.

@@ -1,11 +1,12 @@
 """A bad config stops the workflow with a few lines (the key, the problem, what is allowed,
 where it is documented), never the schema; config files are completed from their base
-(latentlab.runconfig, README "Config files")."""
+(latentlab.runconfig, docs/config.md "Config files")."""
 
 from __future__ import annotations
 
 import copy
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -18,6 +19,18 @@ from latentlab.errors import ConfigError
 
 ROOT = Path(__file__).resolve().parents[1]
 MAX_LINES = 12  # the issue: "well under 25"
+# where an error says the key is documented: a page and one of its headings
+DOC_REF = re.compile(r'((?:docs/)?[\w.-]+\.md) "([^"]+)"')
+
+
+def assert_documented_sections_exist(out: str) -> None:
+    """Every `page.md "Section"` an error names is a page of the repository with that
+    heading, so the pointer leads somewhere."""
+    refs = DOC_REF.findall(out)
+    assert refs, out
+    for page, title in refs:
+        text = (ROOT / page).read_text(encoding="utf-8")
+        assert re.search(rf"^#+ {re.escape(title)}$", text, flags=re.M), (page, title)
 
 
 def _load(name):
@@ -65,9 +78,24 @@ def test_config_error_is_a_few_lines_naming_the_key(workdir, name, text, key, al
     assert rc != 0
     assert len(lines) <= MAX_LINES, out
     assert key in out and allowed in out, out
-    assert "documented: config/schema.yaml" in out and 'README.md "' in out, out
+    assert "documented: config/schema.yaml" in out, out
+    assert_documented_sections_exist(out)
     # never the schema: no jsonschema dump, no "Failed validating"
     assert "Failed validating" not in out and "schema[" not in out and "$schema" not in out
+
+
+def test_the_documented_error_example_is_what_the_workflow_prints(workdir):
+    """docs/config.md "Config files" shows the error of an unknown study name: the
+    workflow prints those lines."""
+    page = (ROOT / "docs" / "config.md").read_text(encoding="utf-8")
+    section = page.split("\n## Config files\n", 1)[1].split("\n## ", 1)[0]
+    example = re.search(r"for instance:\n\n```\n(.*?)```", section, flags=re.S).group(1)
+    bad = re.search(r"config studies\[0\]: '(\w+)'", example).group(1)
+    rc, lines = _dry_run(workdir, f"studies: [{bad}]\n", "example.yaml")
+    assert rc != 0
+    printed = [ln.strip() for ln in lines]
+    for line in example.strip().splitlines():
+        assert line.strip() in printed, (line, lines)
 
 
 def test_study_section_error_names_key_and_where_documented(workdir):
@@ -110,6 +138,7 @@ def test_each_kind_of_error_names_the_key(cfg, key, needle):
     err, text = _lines_of(cfg)
     assert isinstance(err, ConfigError) and err.key == key, text
     assert needle in text, text
+    assert_documented_sections_exist(text)
 
 
 def test_many_errors_are_cut_to_a_few():

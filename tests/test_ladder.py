@@ -149,7 +149,7 @@ def test_bad_rung_key_is_a_few_lines_naming_it():
     text = str(e.value)
     assert len(text.splitlines()) <= MAX_LINES, text
     assert "config ladder.studies.scvb0.rungs[1].sett: unknown key" in text, text
-    assert 'README.md "Ladders"' in text and "fits_here" in text, text
+    assert 'docs/runs.md "Ladders"' in text and "fits_here" in text, text
 
 
 def test_bad_setting_in_a_rung_names_the_rung_and_the_key():

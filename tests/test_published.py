@@ -1,6 +1,7 @@
 """The published `real` run (published/real, latentlab.claims.publish): its ledgers parse,
-their claim ids are the ones the code emits, every output records its provenance, and
-the README shows its current overview."""
+their claim ids are the ones the code emits, every output records its provenance,
+published/real/README.md is the current overview and the README shows the current verdict
+counts."""
 
 from __future__ import annotations
 
@@ -48,9 +49,21 @@ def test_published_run_is_complete():
     assert publish.check_published(RUN) == []
 
 
-def test_readme_shows_the_current_overview():
-    block = publish.readme_overview(RUN, link="published/real")
-    assert block in (ROOT / "README.md").read_text()
+def test_run_readme_is_the_current_overview():
+    """published/real/README.md is what scripts/publish_run.py generates from the ledgers
+    and run_times.tsv, and its links resolve."""
+    text = (RUN / "README.md").read_text()
+    assert text == publish.run_readme(RUN, docs="../../docs")
+    links = [m.split("](", 1)[1].split(")", 1)[0] for m in text.split() if "](" in m]
+    assert any(rel.startswith("REPORT.md") for rel in links)
+    for rel in links:
+        assert (RUN / rel.split("#", 1)[0]).exists(), rel
+
+
+def test_readme_shows_the_current_verdict_counts():
+    text = (ROOT / "README.md").read_text()
+    assert publish.readme_summary(RUN) in text
+    assert "(published/real/README.md)" in text  # where the rest of the overview is
 
 
 def test_report_links_resolve():
@@ -122,10 +135,22 @@ def test_check_names_a_study_without_a_time(run):
     assert publish.check_published(run) == ["other: no row in run_times.tsv"]
 
 
-def test_readme_block_counts_verdicts_and_replaces_between_markers(run):
-    block = publish.readme_overview(run, link="published/real")
-    assert "| toy | synthetic | 1 |" in block and "| toy | identity | 1 |" in block
-    assert "10.0 min" in block and "idle" in block
+def test_run_readme_counts_verdicts_and_gives_times(run):
+    page = publish.run_readme(run)
+    assert page.startswith("# The published `real` run\n")
+    assert "| toy | synthetic | 1 |" in page and "| toy | identity | 1 |" in page
+    assert "10.0 min" in page and "idle" in page
+    assert "[REPORT.md](REPORT.md)" in page and "../../docs/runs.md" in page
+    assert publish.README_START not in page  # the whole file is generated
+
+
+def test_readme_block_counts_verdicts_per_study_and_replaces_between_markers(run):
+    block = publish.readme_summary(run)
+    lines = block.splitlines()
+    assert lines[0] == publish.README_START and lines[-1] == publish.README_END
+    # the identity row is an exact check, counted apart from the synthetic claim
+    assert "| toy | 1 | 0 | 0 | 0 | 1/1 |" in lines
+    assert len(lines) == 2 + 2 + 1  # markers, header, one row per study
     text = f"intro\n{publish.README_START}\nold\n{publish.README_END}\nrest\n"
     new = publish.replace_block(text, block)
     assert new.startswith("intro\n") and new.endswith("\nrest\n") and "old" not in new
@@ -145,6 +170,7 @@ def test_gitignore_publishes_exactly_the_published_files():
     workflow writes under results/ is committed, the `real` run included."""
     probe = {
         "published/real/REPORT.md": True,
+        "published/real/README.md": True,
         "published/real/run_times.tsv": True,
         "published/real/PUBLISHED.json": True,
         "published/real/data/kos/summary.json": True,

@@ -1,5 +1,5 @@
-"""The README's "Your corpus" config example and its command run as written, so the README
-cannot drift from what works.
+"""The "Your corpus" config example of docs/config.md (linked from the README) and its command
+run as written, so the documentation cannot drift from what works.
 
 The YAML block (the first ```yaml block of the section, with `data.local` and `compare`) is
 written verbatim to the file its first line names (`# my.yaml`); the corpus files it points
@@ -29,15 +29,17 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "compare"))
 from compare_formats import tiny_corpus, write_uci  # noqa: E402
 
+DOC = "docs/config.md"  # the page with "Config files" and "Your corpus" (README links it)
+
 
 def _section(title: str) -> str:
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    assert f"\n## {title}" in text, f"README.md has no section {title!r}"
-    return text.split(f"\n## {title}", 1)[1].split("\n## ", 1)[0]
+    text = (ROOT / DOC).read_text(encoding="utf-8")
+    assert f"\n## {title}\n" in text, f"{DOC} has no section {title!r}"
+    return text.split(f"\n## {title}\n", 1)[1].split("\n## ", 1)[0]
 
 
 def readme_example() -> tuple[str, str, str]:
-    """(file name, YAML text, command) of the README's "Your corpus" example."""
+    """(file name, YAML text, command) of the "Your corpus" example of docs/config.md."""
     section = _section("Your corpus, every method (`compare`)")
     blocks = re.findall(r"```yaml\n(.*?)```", section, flags=re.S)
     yml = next(b for b in blocks if "local:" in b and "compare:" in b)
@@ -149,7 +151,7 @@ def _synthetic_uci_corpus(n_docs=200, n_vocab=300, K=5, seed=0):
 
 @pytest.mark.slow
 def test_readme_example_full_run(example):
-    """The README command for real: 12 fits with the documents' settings on a 200-document
+    """The documented command for real: 12 fits with the documents' settings on a 200-document
     corpus (about 100 CPU-seconds; the default minibatch of 100 needs > 100 documents)."""
     wd, name, cfg, cmd = example
     _write_corpus(wd, cfg["data"]["local"][cfg["compare"]["dataset"]], _synthetic_uci_corpus())

@@ -1,4 +1,4 @@
-"""Reduction ladders (issue 24; README "Ladders"): a study's key claims re-measured at rungs
+"""Reduction ladders (issue 24; docs/runs.md "Ladders"): a study's key claims re-measured at rungs
 that go from the run's settings (``real``) toward the document's.
 
 A ladder is data: ``config/ladder.yaml`` lists, per study, its rungs as overrides of the run's
@@ -416,7 +416,7 @@ def _pair(item: str) -> tuple[str, str]:
 
 def register(subparsers) -> None:
     """``latentlab ladder collect|bench``: the ladder steps of rules/ladder.smk."""
-    p = subparsers.add_parser("ladder", help="reduction ladders (README 'Ladders')")
+    p = subparsers.add_parser("ladder", help="reduction ladders (docs/runs.md 'Ladders')")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", required=True)
     c = sub.add_parser("collect", help="ladder.csv + ladder.png from the rung ledgers")
     b = sub.add_parser("bench", help="bench_targets.csv: the time of each rung")

@@ -1,5 +1,5 @@
 """The run configuration: a user's config file completed from its base, then validated
-against ``config/schema.yaml`` with an error of a few lines (README "Config files").
+against ``config/schema.yaml`` with an error of a few lines (docs/config.md "Config files").
 
 A config file given with ``--configfile`` needs only what it changes:
 
@@ -26,15 +26,15 @@ from latentlab.errors import ConfigError
 SCHEMA = "config/schema.yaml"
 BASES = {"smoke": "config/config.yaml", "real": "config/real.yaml", "paper": "config/paper.yaml"}
 
-# README section documenting each top-level key (the rest: "Config files").
+# The docs/ page and section documenting each top-level key (the rest: "Config files").
 _SECTIONS = {
-    "data": 'README.md "Data"',
-    "synthetic": 'README.md "Data"',
-    "compare": 'README.md "Your corpus, every method (`compare`)"',
-    "data.local": 'README.md "Your corpus, every method (`compare`)"',
-    "ladder": 'README.md "Ladders"',
+    "data": 'docs/data.md "Data"',
+    "synthetic": 'docs/data.md "Data"',
+    "compare": 'docs/config.md "Your corpus, every method (`compare`)"',
+    "data.local": 'docs/config.md "Your corpus, every method (`compare`)"',
+    "ladder": 'docs/runs.md "Ladders"',
 }
-_CONFIG_FILES = 'README.md "Config files"'
+_CONFIG_FILES = 'docs/config.md "Config files"'
 STUDIES = ("scvb0", "hdp_pcvb0", "nonconjugate_vi", "ais_eval", "iwtm", "drift", "tir")
 _STUDY_DOC = "src/latentlab/studies/{s}/study.py (settings), example: config/config.yaml"
 MAX_ERRORS = 3
@@ -75,7 +75,7 @@ def complete(config: Mapping, configfiles: Sequence, root: str | Path) -> dict:
                 [
                     f"config base: {base!r} is not a base run",
                     f"  allowed: {', '.join(BASES)} ({', '.join(BASES.values())})",
-                    '  documented: README.md "Config files"',
+                    f"  documented: {_CONFIG_FILES}",
                 ],
             )
         with open(Path(root) / BASES[base]) as f:
@@ -88,7 +88,7 @@ def complete(config: Mapping, configfiles: Sequence, root: str | Path) -> dict:
                 "config studies: 'compare' is not a study of `studies:`",
                 f"  allowed: {', '.join(STUDIES)}; `compare` is its own target: "
                 "snakemake --cores 2 --configfile=FILE compare (settings: the compare: section)",
-                '  documented: README.md "Your corpus, every method (`compare`)"',
+                f"  documented: {_SECTIONS['compare']}",
             ],
         )
     return cfg
@@ -152,7 +152,7 @@ def _schema_node(schema_path, extra=()) -> list[str]:
 
 
 def _documented(path, schema_file: str, node: list[str] | None = None) -> str:
-    """The schema node of ``path`` and the README section (or study module) explaining it."""
+    """The schema node of ``path`` and the docs section (or study module) explaining it."""
     names = [p for p in path if isinstance(p, str)]
     where = f"{schema_file} ({'.'.join(node if node is not None else names) or 'top level'})"
     top = names[0] if names else ""
@@ -255,7 +255,7 @@ def documented(section: str) -> Iterator[None]:
         if section == "compare":
             doc = (
                 "src/latentlab/studies/compare/study.py (settings dataclasses), "
-                'README.md "Your corpus, every method (`compare`)"'
+                + _SECTIONS["compare"]
             )
         else:
             doc = (
