@@ -1,12 +1,12 @@
 """Why the ``not_reproduced`` rows of the published nonconjugate_vi ledger miss (issue 24).
 
 One :class:`~latentlab.claims.spec.Cause` per miss of ``published/real/nonconjugate_vi/
-claims.csv`` (40 rows), matched by claim id and data set; every evidence names a file of the
+claims.csv`` (41 rows), matched by claim id and data set; every evidence names a file of the
 repository. What is known:
 
 - **genuine** (2): the CTM timing claims C12 and C16-ctm fail in ``bench.csv`` at the
   document's own K (50, 100) with same-language (numba) E-steps that reach their optima.
-- **open** (38), each with the experiment that would settle it in a comment:
+- **open** (39), each with the experiment that would settle it in a comment:
 
   - Fig 5 (C8, C9-bl, C10): most fits at K >= 10 are cut by the 40 s EM budget
     (``config/real.yaml`` nonconjugate_vi.ctm.em_time_budget_s; the document runs EM to its
@@ -91,11 +91,15 @@ CAUSES = [
     Cause("C9-bl", "open", f"{_NCV}/claims.csv: Laplace - BL on the 3 converged K = 5 pairs "
           "+0.0021 ± 0.0025, min -0.0003; pairs at K >= 10 cut by the 40 s EM budget; the row "
           "misses on AP too", dataset="newsgroups"),
-    # C9-delta-bl and C10 on 20 Newsgroups: reproduced on one converged K = 5 pair and not
-    # run (Laplace converged at K = 5 only) in the idle-machine run of 2026-11-27; they
-    # missed in the loaded run before (two K = 5 pairs, a tie; converged at K = 5 and 10):
-    # which fits converge within the 40 s EM budget moves with the machine's speed. The
-    # ladder's `converged` rung (config/ladder.yaml) removes the budget.
+    Cause("C9-delta-bl", "open", f"{_NCV}/ctm_sweep_newsgroups.csv: delta - BL on the 2 "
+          "converged K = 5 pairs -0.0027 and +0.0023 (a tie); delta never converged at K >= 10 "
+          "(40 s EM budget) nor on AP (C9-delta-bl not run there)", dataset="newsgroups"),
+    # settle: Laplace on 20 Newsgroups at K = 20, 30, 50, 100 (config/paper.yaml's K grid),
+    # one seed, EM to its tolerance with no time budget: ~3-4 CPU-h; C10 needs a converged
+    # K past the peak.
+    Cause("C10", "open", f"{_NCV}/ctm_sweep_newsgroups.csv: Laplace converged at K = 5 (3/3) "
+          "and K = 10 (1/3) only, and K = 10 is the better; 'eventually' needs converged "
+          "larger K", dataset="newsgroups"),
     # ------------------------------------------------------------------ Table 1
     # settle (JJ log likelihood rows): Table 1 with nonconjugate_vi.blr.predictive: mc in
     # config/real.yaml (the predictive the document does not name; ~5 CPU-min). If JJ's LL
