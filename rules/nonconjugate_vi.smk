@@ -148,7 +148,7 @@ rule nonconjugate_vi_fig6_history:
         f"{NCV_LOG}/fig6_history.log",
     benchmark:
         f"{NCV_BENCH}/fig6_history.tsv"
-    threads: 1
+    threads: THREADS
     resources:
         mem_mb=2000,
         runtime=ncv_runtime("fig6", 20),

@@ -29,6 +29,7 @@ from scipy.optimize import minimize
 from scipy.special import expit, log_expit
 
 from latentlab.errors import ConfigError, DataError, DivergenceError
+from latentlab.models.logreg.jj_kernels import jj_sequential_pass
 from latentlab.models.nonconjugate.core import GaussianQ, newton_maximize, psd_inverse
 
 METHODS = ("jj", "laplace", "delta")
@@ -188,7 +189,27 @@ def jj(X, y, mu0=None, Sigma0=None, *, tol=1e-8, max_iter=500) -> tuple[Gaussian
 def jj_sequential(X, y, mu0=None, Sigma0=None, *, inner=10) -> GaussianQ:
     """Sequential Jaakkola-Jordan (JJ 2000): absorb one observation at a time, optimising its
     own xi (``inner`` fixed-point steps) from the current Gaussian; rank-one (Sherman-Morrison)
-    updates of V. Order: the given row order."""
+    updates of V. Order: the given row order. Numba kernel
+    (:func:`latentlab.models.logreg.jj_kernels.jj_sequential_pass`)."""
+    if inner < 1:
+        raise ConfigError(
+            "inner", f"jj_seq needs at least one xi step per observation, got {inner}"
+        )
+    X = np.ascontiguousarray(X, dtype=float)
+    y = np.ascontiguousarray(y, dtype=float)
+    mu0, Sigma0, P, _ = _prior(mu0, Sigma0, X.shape[1])
+    V = np.array(0.5 * (Sigma0 + Sigma0.T), dtype=float)
+    h = P @ mu0
+    m = np.array(mu0, dtype=float)
+    jj_sequential_pass(X, y, V, h, m, int(inner))
+    V = 0.5 * (V + V.T)
+    _, logdetV = psd_inverse(np.linalg.inv(V))
+    return GaussianQ(m, V, -logdetV)
+
+
+def jj_sequential_reference(X, y, mu0=None, Sigma0=None, *, inner=10) -> GaussianQ:
+    """Plain-numpy twin of :func:`jj_sequential` (the d x d update recomputed at every xi
+    step, V symmetrised after every observation); for tests."""
     X = np.asarray(X, dtype=float)
     y = np.asarray(y, dtype=float)
     mu0, Sigma0, P, _ = _prior(mu0, Sigma0, X.shape[1])
