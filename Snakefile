@@ -30,7 +30,7 @@ include: "rules/report.smk"
 
 # config/ladder.yaml (docs/runs.md "Ladders"): a ladder run builds its ladders, not a report
 LADDER_TARGETS = []
-if config.get("ladder", {}).get("studies"):
+if "ladder" in config and config["ladder"].get("studies"):
 
     include: "rules/ladder.smk"
 

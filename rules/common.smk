@@ -41,8 +41,8 @@ OUT = f"results/{RUN}"
 DATA_OUT = f"results/{config['data'].get('run') or RUN}/data"
 LOGS = f"logs/{RUN}"
 BENCH = f"benchmarks/{RUN}"
-STUDIES = list(config.get("studies", []))
-THREADS = int(config.get("threads", 2))
+STUDIES = list(config["studies"])
+THREADS = int(config["threads"])
 
 
 def _study_shape(study):
@@ -61,7 +61,7 @@ def step_params(study, step, **extra):
     """JSON of what one step reads: run, base_seed, threads and the keys of the study's
     config section that the step's settings dataclass declares (its fields). A change to
     any other key leaves the step's job alone."""
-    section = config.get(study, {})
+    section = config[study]
     keys = _study_shape(study).config_keys(step)
     p = {
         "run": RUN,
@@ -96,7 +96,7 @@ for _s in STUDIES:
     if _shape is not None:
         # a misspelt or mistyped key stops the run here, naming it
         with runconfig.documented(_s):
-            _shape.check_config(config.get(_s, {}))
+            _shape.check_config(config[_s])
 
 
 def data_path(name, file="dataset.npz"):
@@ -110,4 +110,4 @@ STUDY_FIGURES = {}
 
 
 def report_figures():
-    return [f for s in STUDIES for f in STUDY_FIGURES.get(s, [])]
+    return [f for s in STUDIES for f in STUDY_FIGURES[s]]

@@ -6,26 +6,16 @@ import os.path
 from latentlab.data import registry as _registry
 
 DATA = config["data"]
-RESOURCES = DATA.get("resources", "resources")
-MIRROR = DATA.get("mirror")
-DATASETS = list(DATA.get("datasets", []))
-SYNTHETIC = config.get("synthetic", {})
+RESOURCES = DATA["resources"]
+MIRROR = DATA["mirror"]
+DATASETS = list(DATA["datasets"])
+SYNTHETIC = config["synthetic"]
 
 # summary.json of every dataset in data.datasets: the `all` rule builds them.
 DATA_SUMMARIES = [f"{DATA_OUT}/{n}/summary.json" for n in DATASETS]
 
-# Memory (MB) and runtime (min) of the prepare step, by dataset (default 2000 MB, 10 min).
-_PREPARE_RES = {
-    "newsgroups": (4000, 15),
-    "scene15": (3000, 20),
-    "uci_enron": (8000, 30),
-    "uci_nytimes": (32000, 120),
-    "uci_pubmed": (128000, 600),
-}
-
-
 for _name in _registry.external_names():
-    _mem, _rt = _PREPARE_RES.get(_name, (2000, 10))
+    _mem, _rt = _registry.prepare_resources(_name)
 
     rule:
         name:
@@ -68,7 +58,7 @@ for _name in _registry.external_names():
             name=_name,
             resources=lambda w, input: os.path.dirname(os.path.dirname(input[0])),
             outdir=lambda w, output: os.path.dirname(output.summary),
-            options=json.dumps(DATA.get(_name, {}) if _name == "scene15" else {}),
+            options=json.dumps(DATA["scene15"] if _name == "scene15" else {}),
         shell:
             "python -m latentlab data prepare {params.name} --resources {params.resources} "
             "--out-dir {params.outdir} --params {params.options:q} > {log} 2>&1"
@@ -94,9 +84,11 @@ for _name in _registry.SYNTHETIC:
         params:
             name=_name,
             outdir=lambda w, output: os.path.dirname(output.summary),
-            seed=config["base_seed"]
-            + int(SYNTHETIC.get(_name, {}).get("seed_offset", 0)),
-            p=json.dumps(SYNTHETIC.get(_name, {}), sort_keys=True),
+            seed=_registry.synthetic_params(SYNTHETIC, _name, config["base_seed"])[0],
+            p=json.dumps(
+                _registry.synthetic_params(SYNTHETIC, _name, config["base_seed"])[1],
+                sort_keys=True,
+            ),
         shell:
             "python -m latentlab data synth {params.name} --seed {params.seed} "
             "--out-dir {params.outdir} --params {params.p:q} > {log} 2>&1"

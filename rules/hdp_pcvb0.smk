@@ -3,7 +3,7 @@
 # (`python -m latentlab hdp_pcvb0 --help`); settings and their defaults: its study.py.
 
 HDP_STUDY = _study_shape("hdp_pcvb0")
-HDP_CFG = config.get("hdp_pcvb0", {})
+HDP_CFG = config["hdp_pcvb0"]
 HDP_OUT = f"{OUT}/hdp_pcvb0"
 HDP_LOGS = f"{LOGS}/hdp_pcvb0"
 HDP_BENCH = f"{BENCH}/hdp_pcvb0"
@@ -21,8 +21,8 @@ HDP_FIGS = [f"{HDP_OUT}/fig{i}.png" for i in (1, 2, 3, 4, 5)]
 STUDY_FIGURES["hdp_pcvb0"] = HDP_FIGS
 
 
-def _hdp_res(step, key, default):
-    return int(HDP_RES.get(step, {}).get(key, default))
+def _hdp_res(step, key):
+    return getattr(getattr(HDP_RES, step), key)
 
 
 def _hdp_data(name):
@@ -117,8 +117,8 @@ rule hdp_pcvb0_prepare:
         f"{HDP_BENCH}/prepare_{{dataset}}.tsv"
     threads: 1
     resources:
-        mem_mb=_hdp_res("prepare", "mem_mb", 2000),
-        runtime=_hdp_res("prepare", "runtime", 10),
+        mem_mb=_hdp_res("prepare", "mem_mb"),
+        runtime=_hdp_res("prepare", "runtime"),
     params:
         json=step_params("hdp_pcvb0", "prepare"),
         io=_hdp_io,
@@ -144,8 +144,8 @@ if HDP_BATCH:
             f"{HDP_BENCH}/{{hdp_run}}_{{dataset}}.tsv"
         threads: 1
         resources:
-            mem_mb=lambda w: _hdp_res(w.hdp_run, "mem_mb", 2000),
-            runtime=lambda w: len(HDP_CONFIGS) * _hdp_res(w.hdp_run, "runtime", 30),
+            mem_mb=lambda w: _hdp_res(w.hdp_run, "mem_mb"),
+            runtime=lambda w: len(HDP_CONFIGS) * _hdp_res(w.hdp_run, "runtime"),
         params:
             json=lambda w: step_params("hdp_pcvb0", w.hdp_run),
             io=_hdp_io,
@@ -166,8 +166,8 @@ else:
             f"{HDP_BENCH}/{{hdp_run}}_{{dataset}}_{{config}}.tsv"
         threads: 1
         resources:
-            mem_mb=lambda w: _hdp_res(w.hdp_run, "mem_mb", 2000),
-            runtime=lambda w: _hdp_res(w.hdp_run, "runtime", 30),
+            mem_mb=lambda w: _hdp_res(w.hdp_run, "mem_mb"),
+            runtime=lambda w: _hdp_res(w.hdp_run, "runtime"),
         params:
             json=lambda w: step_params("hdp_pcvb0", w.hdp_run),
             io=_hdp_io,
@@ -187,8 +187,8 @@ rule hdp_pcvb0_init:
         f"{HDP_BENCH}/init_sensitivity.tsv"
     threads: 1
     resources:
-        mem_mb=_hdp_res("perplexity", "mem_mb", 2000),
-        runtime=_hdp_res("perplexity", "runtime", 30),
+        mem_mb=_hdp_res("perplexity", "mem_mb"),
+        runtime=_hdp_res("perplexity", "runtime"),
     params:
         json=step_params("hdp_pcvb0", "init"),
         io=_hdp_io,
@@ -207,8 +207,8 @@ rule hdp_pcvb0_gibbs:
         f"{HDP_BENCH}/gibbs.tsv"
     threads: 1
     resources:
-        mem_mb=_hdp_res("perplexity", "mem_mb", 2000),
-        runtime=_hdp_res("perplexity", "runtime", 30),
+        mem_mb=_hdp_res("perplexity", "mem_mb"),
+        runtime=_hdp_res("perplexity", "runtime"),
     params:
         json=step_params("hdp_pcvb0", "gibbs"),
         io=_hdp_io,
@@ -227,8 +227,8 @@ rule hdp_pcvb0_bench:
         f"{HDP_BENCH}/bench.tsv"
     threads: 1
     resources:
-        mem_mb=_hdp_res("bench", "mem_mb", 4000),
-        runtime=_hdp_res("bench", "runtime", 30),
+        mem_mb=_hdp_res("bench", "mem_mb"),
+        runtime=_hdp_res("bench", "runtime"),
     params:
         json=step_params("hdp_pcvb0", "bench", threads=1),
         io=_hdp_io,

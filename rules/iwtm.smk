@@ -1,7 +1,7 @@
 # Study iwtm (seed 003, Waters PhD 2014, chs. 3-7): infinite-word topic models.
 # Logic: latentlab.studies.iwtm (python -m latentlab iwtm --help).
 IWTM = f"{OUT}/iwtm"
-IWTM_CFG = config.get("iwtm", {})
+IWTM_CFG = config["iwtm"]
 # ch4/ch5/semi are single-threaded (numba kernels, one BLAS call at a time matters
 # less than running the jobs side by side): threads 1 lets two of them share 2 cores.
 # bench has threads 2: it reports the CAVI iteration with 1 and with 2 threads.
@@ -101,6 +101,8 @@ rule iwtm_figure:
         csv=f"{IWTM}/{{fig}}.csv",
     log:
         f"{LOGS}/iwtm/{{fig}}.log",
+    benchmark:
+        f"{BENCH}/iwtm/{{fig}}.tsv"
     wildcard_constraints:
         fig="fig4_[12]|fig5_[0-9]",
     params:
@@ -145,6 +147,8 @@ rule iwtm_figure43:
         csv=f"{IWTM}/fig4_3.csv",
     log:
         f"{LOGS}/iwtm/fig4_3.log",
+    benchmark:
+        f"{BENCH}/iwtm/fig4_3.tsv"
     params:
         json=step_params("iwtm", "fig4_3"),
         io=lambda w, input, output: io_args(input, output),
@@ -222,6 +226,8 @@ rule iwtm_figure67:
         csv=f"{IWTM}/{{fig}}.csv",
     log:
         f"{LOGS}/iwtm/{{fig}}.log",
+    benchmark:
+        f"{BENCH}/iwtm/{{fig}}.tsv"
     wildcard_constraints:
         fig="fig6_1|fig7_3",
     params:
@@ -244,6 +250,8 @@ rule iwtm_figure62:
         csv=f"{IWTM}/fig6_2.csv",
     log:
         f"{LOGS}/iwtm/fig6_2.log",
+    benchmark:
+        f"{BENCH}/iwtm/fig6_2.tsv"
     params:
         json=step_params("iwtm", "fig6_2"),
         io=lambda w, input, output: io_args(input, output),
@@ -283,6 +291,8 @@ rule iwtm_figure71:
         csv=f"{IWTM}/fig7_1.csv",
     log:
         f"{LOGS}/iwtm/fig7_1.log",
+    benchmark:
+        f"{BENCH}/iwtm/fig7_1.tsv"
     params:
         json=step_params("iwtm", "fig7_1"),
         io=lambda w, input, output: io_args(input, output),
@@ -322,6 +332,8 @@ rule iwtm_figure_active:
         csv=f"{IWTM}/{{fig}}.csv",
     log:
         f"{LOGS}/iwtm/{{fig}}.log",
+    benchmark:
+        f"{BENCH}/iwtm/{{fig}}.tsv"
     wildcard_constraints:
         fig="fig7_[4-6]",
     params:
@@ -341,6 +353,8 @@ rule iwtm_sun397_fetch:
         record=f"{RESOURCES}/sun397/fetched.json",
     log:
         f"{LOGS}/iwtm/sun397_fetch.log",
+    benchmark:
+        f"{BENCH}/iwtm/sun397_fetch.tsv"
     threads: 1
     params:
         json=step_params("iwtm", "sun397_fetch"),
@@ -363,6 +377,8 @@ rule iwtm_sun_data:
         meta=f"{IWTM}/sun/{{sunset}}.json",
     log:
         f"{LOGS}/iwtm/sun_data_{{sunset}}.log",
+    benchmark:
+        f"{BENCH}/iwtm/sun_data_{{sunset}}.tsv"
     wildcard_constraints:
         sunset="sun397|scene15",
     threads: THREADS
@@ -411,6 +427,8 @@ rule iwtm_figure_sun:
         csv=f"{IWTM}/fig6_3.csv",
     log:
         f"{LOGS}/iwtm/fig6_3.log",
+    benchmark:
+        f"{BENCH}/iwtm/fig6_3.tsv"
     params:
         json=step_params("iwtm", "fig6_3"),
         io=lambda w, input, output: io_args(input, output),
@@ -425,6 +443,8 @@ rule iwtm_table67:
         csv=f"{IWTM}/table7_1.csv",
     log:
         f"{LOGS}/iwtm/table7_1.log",
+    benchmark:
+        f"{BENCH}/iwtm/table7_1.tsv"
     params:
         json=step_params("iwtm", "table7_1"),
         io=lambda w, input, output: io_args(input, output),
@@ -440,6 +460,8 @@ rule iwtm_table:
         csv=f"{IWTM}/{{table}}.csv",
     log:
         f"{LOGS}/iwtm/{{table}}.log",
+    benchmark:
+        f"{BENCH}/iwtm/{{table}}.tsv"
     wildcard_constraints:
         table="table4_1|sec5_6_1",
     params:
@@ -466,6 +488,8 @@ rule iwtm_claims:
         csv=f"{IWTM}/claims.csv",
     log:
         f"{LOGS}/iwtm/claims.log",
+    benchmark:
+        f"{BENCH}/iwtm/claims.tsv"
     params:
         json=step_params("iwtm", "claims"),
         io=lambda w, input, output: io_args(input, output),

@@ -14,7 +14,7 @@ from latentlab import ladder as _ladder
 from latentlab.provenance import config_sha256
 
 LADDERS = _ladder.ladder_rungs(config, workflow.basedir, _CONFIGFILES)
-LADDER_ALL = bool(config["ladder"].get("all_rungs", False))
+LADDER_ALL = bool(config["ladder"]["all_rungs"])
 LADDER_TARGETS = []
 
 

@@ -10,7 +10,7 @@ include: "common.smk"
 # rules/data.smk's folder of fetch records, which some study rules name as inputs (drift's
 # Enron text fit, iwtm); a module does not see the ladder's own globals, and the records are
 # the ladder's jobs (same config, same paths)
-RESOURCES = config["data"].get("resources", "resources")
+RESOURCES = config["data"]["resources"]
 
 
 for _study in STUDIES:

@@ -20,7 +20,7 @@ def local_spec(name):
     return spec
 
 
-LOCAL = DATA.get("local") or {}
+LOCAL = DATA["local"]
 for _name in LOCAL:
     if _name in _reg.REGISTRY or _name in _reg.SYNTHETIC:
         raise _ConfigError(

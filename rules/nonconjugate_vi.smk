@@ -3,7 +3,7 @@
 # (`python -m latentlab nonconjugate_vi --help`); settings and their defaults: its study.py.
 
 NCV_STUDY = _study_shape("nonconjugate_vi")
-NCV_CFG = config.get("nonconjugate_vi", {})
+NCV_CFG = config["nonconjugate_vi"]
 NCV_OUT = f"{OUT}/nonconjugate_vi"
 NCV_RAW = f"{NCV_OUT}/raw"
 NCV_LOG = f"{LOGS}/nonconjugate_vi"
@@ -30,8 +30,8 @@ def ncv_school():
     return {"school": data_path(s.dataset)} if s.kind == "real" else {}
 
 
-def ncv_runtime(key, default):
-    return int(NCV_RES.get(key, default))
+def ncv_runtime(key):
+    return getattr(NCV_RES, key)
 
 
 def ncv_io(w, input, output):
@@ -108,7 +108,7 @@ rule nonconjugate_vi_sweep:
     threads: THREADS
     resources:
         mem_mb=3000,
-        runtime=ncv_runtime("sweep", 30),
+        runtime=ncv_runtime("sweep"),
     params:
         json=step_params("nonconjugate_vi", "sweep"),
         io=ncv_io,
@@ -130,7 +130,7 @@ rule nonconjugate_vi_fig2_traces:
     threads: 1
     resources:
         mem_mb=2000,
-        runtime=ncv_runtime("fig2", 15),
+        runtime=ncv_runtime("fig2"),
     params:
         json=step_params("nonconjugate_vi", "fig2_traces"),
         io=ncv_io,
@@ -151,7 +151,7 @@ rule nonconjugate_vi_fig6_history:
     threads: THREADS
     resources:
         mem_mb=2000,
-        runtime=ncv_runtime("fig6", 20),
+        runtime=ncv_runtime("fig6"),
     params:
         json=step_params("nonconjugate_vi", "fig6_history"),
         io=ncv_io,
@@ -172,7 +172,7 @@ rule nonconjugate_vi_table1_problems:
     threads: 1
     resources:
         mem_mb=2000,
-        runtime=ncv_runtime("table1", 20),
+        runtime=ncv_runtime("table1"),
     params:
         json=step_params("nonconjugate_vi", "table1_problems"),
         io=ncv_io,
@@ -193,7 +193,7 @@ rule nonconjugate_vi_table2_splits:
     threads: THREADS
     resources:
         mem_mb=3000,
-        runtime=ncv_runtime("table2", 20),
+        runtime=ncv_runtime("table2"),
     params:
         json=step_params("nonconjugate_vi", "table2_splits"),
         io=ncv_io,
@@ -219,7 +219,7 @@ rule nonconjugate_vi_bench:
     threads: 1
     resources:
         mem_mb=2000,
-        runtime=ncv_runtime("bench", 15),
+        runtime=ncv_runtime("bench"),
     params:
         json=step_params("nonconjugate_vi", "bench", threads=1),
         io=ncv_io,

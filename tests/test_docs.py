@@ -150,25 +150,6 @@ def _mirror() -> str | None:
     return None
 
 
-@pytest.fixture(scope="module")
-def clean_copy(tmp_path_factory):
-    """The checkout's files as a fresh clone has them (tracked or new, never ignored)."""
-    files = subprocess.run(
-        ["git", "-C", str(ROOT), "ls-files", "-co", "--exclude-standard", "-z"],
-        capture_output=True,
-        check=False,
-    )
-    if files.returncode != 0:
-        pytest.skip("not a git checkout")
-    dest = tmp_path_factory.mktemp("fresh")
-    for rel in filter(None, files.stdout.decode().split("\0")):
-        if (ROOT / rel).is_file():
-            (dest / rel).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(ROOT / rel, dest / rel)
-    assert not (dest / "results" / "smoke").exists() and not (dest / "results" / "real").exists()
-    return dest
-
-
 def _write_example(wd: Path, name: str, yml: str) -> None:
     """A page's example config and the corpus files its data.local entries name (the tiny
     bundled corpus, as UCI files)."""

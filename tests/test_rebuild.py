@@ -264,27 +264,6 @@ def _mirror() -> str | None:
     return None
 
 
-@pytest.fixture(scope="module")
-def clean_copy(tmp_path_factory):
-    """The checkout's files as a fresh clone has them (tracked or new, never ignored: no
-    results/), in a temporary folder."""
-    files = subprocess.run(
-        ["git", "-C", str(ROOT), "ls-files", "-co", "--exclude-standard", "-z"],
-        capture_output=True,
-        check=False,
-    )
-    if files.returncode != 0:
-        pytest.skip("not a git checkout")
-    dest = tmp_path_factory.mktemp("clone")
-    for rel in filter(None, files.stdout.decode().split("\0")):
-        src = ROOT / rel
-        if src.is_file():
-            (dest / rel).parent.mkdir(parents=True, exist_ok=True)
-            (dest / rel).write_bytes(src.read_bytes())
-    assert not (dest / "results" / "real").exists()
-    return dest
-
-
 def _scheduled_outputs(text: str) -> set[str]:
     outs = set()
     for line in text.splitlines():

@@ -536,6 +536,31 @@ _add(
 
 SYNTHETIC = ("synth_lda", "synth_hdp")
 
+# Cluster resources of the prepare step (memory MB, runtime minutes) where a dataset needs
+# more than the default (rules/data.smk).
+PREPARE_RESOURCES = {
+    "newsgroups": (4000, 15),
+    "scene15": (3000, 20),
+    "uci_enron": (8000, 30),
+    "uci_nytimes": (32000, 120),
+    "uci_pubmed": (128000, 600),
+}
+PREPARE_DEFAULT = (2000, 10)
+
+
+def prepare_resources(name: str) -> tuple[int, int]:
+    """(mem_mb, runtime minutes) of ``name``'s prepare job."""
+    return PREPARE_RESOURCES[name] if name in PREPARE_RESOURCES else PREPARE_DEFAULT
+
+
+def synthetic_params(synthetic: dict, name: str, base_seed: int) -> tuple[int, dict]:
+    """(seed, parameters) of synthetic corpus ``name`` from the config's ``synthetic``
+    section: the run's base seed plus the corpus's ``seed_offset``; a corpus the section
+    does not list is generated with its generator's defaults."""
+    params = dict(synthetic[name]) if name in synthetic else {}
+    offset = int(params["seed_offset"]) if "seed_offset" in params else 0
+    return base_seed + offset, params
+
 
 def get(name: str) -> Dataset:
     try:

@@ -339,14 +339,45 @@ class ClaimsSettings:
 
 
 @dataclass(frozen=True)
+class StepResources:
+    """Cluster resources of one step's jobs: memory (MB) and time limit (minutes; a batched
+    fit job gets it once per configuration)."""
+
+    mem_mb: int = 2000
+    runtime: int = 30
+
+
+@dataclass(frozen=True)
+class PrepareResources(StepResources):
+    runtime: int = 10
+
+
+@dataclass(frozen=True)
+class BenchResources(StepResources):
+    mem_mb: int = 4000
+
+
+@dataclass(frozen=True)
+class Resources:
+    """Per step: ``prepare``; the fits of ``perplexity`` (also init and Gibbs), ``knn`` and
+    ``links``; ``bench``."""
+
+    prepare: PrepareResources = field(default_factory=PrepareResources)
+    perplexity: StepResources = field(default_factory=StepResources)
+    knn: StepResources = field(default_factory=StepResources)
+    links: StepResources = field(default_factory=StepResources)
+    bench: BenchResources = field(default_factory=BenchResources)
+
+
+@dataclass(frozen=True)
 class RuleSettings:
-    """Read by rules/hdp_pcvb0.smk only: cluster resources per step,
-    ``{step: {mem_mb, runtime}}``; ``batch_configs``: one perplexity / knn / links job per
+    """Read by rules/hdp_pcvb0.smk only: cluster resources per step
+    (:class:`Resources`); ``batch_configs``: one perplexity / knn / links job per
     dataset running every configuration in turn (the smoke run: its fits take less CPU
     than a job's start-up), instead of one job per (dataset, configuration). The results
     are the same either way (each configuration's seeds do not depend on the others)."""
 
-    resources: dict[str, dict[str, int]] = field(default_factory=dict)
+    resources: Resources = field(default_factory=Resources)
     batch_configs: bool = False
 
 

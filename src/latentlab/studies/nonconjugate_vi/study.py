@@ -255,10 +255,22 @@ class ClaimsSettings:
 
 
 @dataclass(frozen=True)
+class RuntimeLimits:
+    """Cluster time limit (minutes) of each step's jobs (rules/nonconjugate_vi.smk)."""
+
+    sweep: int = 30
+    fig2: int = 15
+    fig6: int = 20
+    table1: int = 20
+    table2: int = 20
+    bench: int = 15
+
+
+@dataclass(frozen=True)
 class RuleSettings:
     """Read by rules/nonconjugate_vi.smk only: runtime (minutes) per step."""
 
-    resources: dict[str, int] = field(default_factory=dict)
+    resources: RuntimeLimits = field(default_factory=RuntimeLimits)
 
 
 STUDY.rules(RuleSettings)
