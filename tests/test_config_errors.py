@@ -178,4 +178,8 @@ def test_minimal_file_gets_documented_defaults_and_no_smoke_settings():
     cfg = runconfig.load({"compare": {"dataset": "x"}}, ["my.yaml"], ROOT)
     assert cfg["run"] == "my" and cfg["studies"] == [] and cfg["base_seed"] == 20261122
     assert cfg["data"]["datasets"] == [] and cfg["data"]["mirror"] is None
-    assert cfg["compare"] == {"dataset": "x"} and "synthetic" not in cfg
+    assert cfg["compare"] == {"dataset": "x"}
+    # sections the file does not set are empty (the step dataclasses' defaults apply), never
+    # the smoke run's settings
+    assert cfg["synthetic"] == {} and cfg["data"]["local"] == {}
+    assert all(cfg[s] == {} for s in runconfig.STUDIES)
