@@ -218,5 +218,3 @@ def table2_4(ctx):
         for t, (w, a) in PAPER_2_4.items()
     ]  # fmt: skip
     return TableOutput(pd.DataFrame(rows), {"data_kind": "synthetic"}, allow_nan=True)
-
-

@@ -10,7 +10,6 @@ from latentlab.models.lda import SCVB0, SVB
 
 from .study import Model, method_names, svb_name
 
-
 # A model's own parameter name -> the scvb0 config key it comes from ("K" comes from the
 # step's section, so it keeps the model's name).
 CONFIG_KEY = {"init": "scvb0_init", "rho": "rho_phi", "offset": "svb_variants.O",
