@@ -102,6 +102,7 @@ def lines_of_code() -> dict:
         HDPLDA._global_cvb,
         updates.positive_part,
         updates.expected_tables,
+        kernels._psi2,
         updates.gamma_moments,
         updates.stick_expectation,
         updates.stick_log_geometric,
