@@ -23,6 +23,7 @@ from numba import njit, vectorize
 
 QCLIP = 1.0 - 1e-15  # q is clipped below 1 before log1p(-q) (digest §7.2)
 TINY = 1e-300
+PROD_MIN = 1e-250  # sweep_second: below this sum of products, recompute in log space
 LOG1M_SERIES = 1e-4  # below this, log(1 − x) by its series (see log1m)
 
 
@@ -111,23 +112,32 @@ def sweep_second(
     update_global,
     with_entropy,
 ):
-    """One second-order sweep: PCVB (Eq 34) and CVB (Eq 18), computed in log space (§7.5).
+    """One second-order sweep: PCVB (Eq 34) and CVB (Eq 18).
 
-    log q(z=k) = log(E[n_dk^-]+a_k) + log(E[n_kw^-]+b_w) − log(E[n_k^-]+b0)
-                 − V[n_dk^-]/(2(E[n_dk^-]+a_k)²) − V[n_kw^-]/(2(E[n_kw^-]+b_w)²)
-                 + V[n_k^-]/(2(E[n_k^-]+b0)²)  + const.
+    q(z=k) ∝ x1·x2/x3 · exp(c_k),  x1 = E[n_dk^-]+a_k, x2 = E[n_kw^-]+b_w, x3 = E[n_k^-]+b0,
+             c_k = V[n_k^-]/(2x3²) − V[n_dk^-]/(2x1²) − V[n_kw^-]/(2x2²).
     The "−d,i" counts subtract q from E[·] and q(1−q) from V[·]; tiny negative values
-    from floating-point error are clipped to 0 (§7.1).
+    from floating-point error are clipped to 0 (§7.1), the x's below at TINY.
+
+    §7.5 writes log q = log(x1·x2/x3) + c_k + const, the max subtracted before exp, as a
+    guard against overflow and division by zero. The same q is formed here as
+    x1·x2/x3 · exp(c_k − max c): one exp per topic and no log (the log was a fifth of the
+    sweep on KOS at T = 300). The exp is at most 1 and the factors are those §7.5 takes the
+    log of; when their sum is not a normal positive number (> PROD_MIN: products underflowed
+    or overflowed) the token is recomputed in log space as §7.5 writes it. The two forms
+    agree to rounding (tests: against the numpy reference, and the subnormal case).
     """
     T = q.shape[1]
-    lp = np.empty(T)
+    cc = np.empty(T)  # c_k
+    rr = np.empty(T)  # x1·x2/x3
+    lp = np.empty(T)  # unnormalised q
     ent = 0.0
     for dd in range(doc_order.shape[0]):
         d = doc_order[dd]
         for i in range(doc_ptr[d], doc_ptr[d + 1]):
             w = words[i]
             bw = beta_v[w]
-            mx = -np.inf
+            cmax = -np.inf
             for k in range(T):
                 qk = q[i, k]
                 vq = qk * (1.0 - qk)
@@ -169,20 +179,28 @@ def sweep_second(
                     x2 = TINY
                 if x3 < TINY:
                     x3 = TINY
-                v = (
-                    np.log(x1 * x2 / x3)
-                    - va / (2.0 * x1 * x1)
-                    - vb / (2.0 * x2 * x2)
-                    + vc / (2.0 * x3 * x3)
-                )
-                lp[k] = v
-                if v > mx:
-                    mx = v
+                c = vc / (2.0 * x3 * x3) - va / (2.0 * x1 * x1) - vb / (2.0 * x2 * x2)
+                cc[k] = c
+                rr[k] = x1 * x2 / x3
+                if c > cmax:
+                    cmax = c
             s = 0.0
             for k in range(T):
-                e = np.exp(lp[k] - mx)
+                e = rr[k] * np.exp(cc[k] - cmax)
                 lp[k] = e
                 s += e
+            if not (PROD_MIN < s < np.inf):  # §7.5's log space for this token
+                mx = -np.inf
+                for k in range(T):
+                    v = np.log(rr[k]) + cc[k]
+                    lp[k] = v
+                    if v > mx:
+                        mx = v
+                s = 0.0
+                for k in range(T):
+                    e = np.exp(lp[k] - mx)
+                    lp[k] = e
+                    s += e
             inv = 1.0 / s
             for k in range(T):
                 qk = lp[k] * inv
