@@ -28,7 +28,7 @@ from scipy.optimize import linear_sum_assignment
 from scipy.special import logsumexp
 
 from latentlab.errors import ConfigError, DataError, DivergenceError
-from latentlab.evaluation.ais.rng import doc_seeds
+from latentlab.kernels.rng import doc_seeds
 
 DEFAULT_FLOOR = 1e-12
 
@@ -199,7 +199,7 @@ def _lme(lw: np.ndarray) -> np.ndarray:
 def standard_ais(model, docs, n_temps, S=1, seed=0, stream=0, threads=None) -> Estimate:
     """Standard AIS (Wallach et al. 2009; Eqs. 5.19, 5.21-5.23): exact Polya start,
     uniform temperatures beta_j = 1 - j/n, S importance samples, n-1 sweeps each."""
-    from latentlab.evaluation.ais import kernels
+    from latentlab.kernels.ais import batch_std_ais
 
     n = _check_count("n_temps", n_temps)
     S = _check_count("S", S)
@@ -209,9 +209,8 @@ def standard_ais(model, docs, n_temps, S=1, seed=0, stream=0, threads=None) -> E
     D = len(ptr) - 1
     out = np.zeros((D, S))
     upd = np.zeros(D, np.int64)
-    kernels.batch_std_ais(
-        ptr, words, model.phi, model.alpha, n, S, doc_seeds(seed, D, stream), out, upd
-    )
+    alphas = np.ascontiguousarray(np.broadcast_to(model.alpha, (D, model.alpha.shape[0])))
+    batch_std_ais(ptr, words, model.phi, alphas, n, S, doc_seeds(seed, D, stream), out, upd)
     return Estimate(
         "std_ais", _lme(out), upd, out, {"n_temps": n, "S": S, "seed": seed, "stream": stream}
     )

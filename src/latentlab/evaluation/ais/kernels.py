@@ -1,5 +1,8 @@
 """Numba kernels of the chapter-5 estimators (Foulds 2014, ch. 5); plain-numpy twins in
-:mod:`latentlab.evaluation.ais.reference` consume the same uniform stream.
+:mod:`latentlab.evaluation.ais.reference` consume the same uniform stream. Standard AIS
+(the exact Polya draw, the tempered path and its batch) is in :mod:`latentlab.kernels.ais`,
+the draw in :func:`latentlab.kernels.sampling.categorical_blocked`, log Polya in
+:func:`latentlab.kernels.special.log_polya` (TIR uses them too).
 
 Conventions shared by every kernel
 ----------------------------------
@@ -24,74 +27,12 @@ import math
 import numpy as np
 from numba import njit, prange
 
-from latentlab.evaluation.ais.rng import uniform
+from latentlab.kernels.ais import anneal_tempered, loglik_z, polya_draw
+from latentlab.kernels.rng import uniform
+from latentlab.kernels.sampling import categorical_blocked
+from latentlab.kernels.special import log_polya
 
-# ----------------------------------------------------------------------------- helpers
-
-
-@njit(cache=True, inline="always")
-def _draw(p, K, st):
-    """Index k with probability p[k] / sum(p): the total is summed in 4 interleaved lanes
-    (independent adds, so the loop pipelines), then a cumulative scan by blocks of 4."""
-    t0 = 0.0
-    t1 = 0.0
-    t2 = 0.0
-    t3 = 0.0
-    k = 0
-    while k + 3 < K:
-        t0 += p[k]
-        t1 += p[k + 1]
-        t2 += p[k + 2]
-        t3 += p[k + 3]
-        k += 4
-    while k < K:
-        t0 += p[k]
-        k += 1
-    tot = (t0 + t1) + (t2 + t3)
-    u = uniform(st) * tot
-    # scan blocks of 4 (short dependency chain), then within the block
-    acc = 0.0
-    k = 0
-    while k + 3 < K:
-        blk = (p[k] + p[k + 1]) + (p[k + 2] + p[k + 3])
-        if u < acc + blk:
-            break
-        acc += blk
-        k += 4
-    while k < K - 1:
-        acc += p[k]
-        if u < acc:
-            return k
-        k += 1
-    return K - 1
-
-
-@njit(cache=True)
-def log_polya(nk, alpha):
-    """log Polya(z | alpha) of a sequence with topic counts nk (section 1.2)."""
-    asum = 0.0
-    n = 0.0
-    out = 0.0
-    for k in range(alpha.shape[0]):
-        asum += alpha[k]
-        if nk[k] > 0:
-            n += nk[k]
-            out += math.lgamma(nk[k] + alpha[k]) - math.lgamma(alpha[k])
-    return out + math.lgamma(asum) - math.lgamma(n + asum)
-
-
-@njit(cache=True)
-def polya_draw(z, nk, alpha, st, p):
-    """Exact draw of z from Polya(alpha) by sequential urn sampling (section 5.3 start)."""
-    K = alpha.shape[0]
-    for k in range(K):
-        nk[k] = 0.0
-    for i in range(z.shape[0]):
-        for k in range(K):
-            p[k] = nk[k] + alpha[k]
-        k = _draw(p, K, st)
-        z[i] = k
-        nk[k] += 1.0
+# ----------------------------------------------------------------------------- sweeps
 
 
 @njit(cache=True)
@@ -103,20 +44,7 @@ def sweep_fixed(z, nk, phi_d, alpha, st, p):
         nk[z[i]] -= 1.0
         for k in range(K):
             p[k] = (nk[k] + alpha[k]) * phi_d[i, k]
-        k = _draw(p, K, st)
-        z[i] = k
-        nk[k] += 1.0
-
-
-@njit(cache=True)
-def sweep_tempered(z, nk, lphi_d, alpha, beta, st, p):
-    """Wallach path transition T_j (Eqs. 5.21-5.23): P(z_i = k) ∝ (n_k^{-i} + alpha_k) Phi^beta."""
-    K = alpha.shape[0]
-    for i in range(z.shape[0]):
-        nk[z[i]] -= 1.0
-        for k in range(K):
-            p[k] = (nk[k] + alpha[k]) * math.exp(beta * lphi_d[i, k])
-        k = _draw(p, K, st)
+        k = categorical_blocked(p, K, uniform(st))
         z[i] = k
         nk[k] += 1.0
 
@@ -131,7 +59,7 @@ def sweep_convex(z, nk, phi1_d, phi2_d, a_b, b, st, p):
         nk[z[i]] -= 1.0
         for k in range(K):
             p[k] = (nk[k] + a_b[k]) * (b * phi1_d[i, k] + c * phi2_d[i, k])
-        k = _draw(p, K, st)
+        k = categorical_blocked(p, K, uniform(st))
         z[i] = k
         nk[k] += 1.0
 
@@ -158,41 +86,13 @@ def sweep_geometric(z, nk, lphi1_d, lphi2_d, a1, a2, b, st, p):
                 m = v
         for k in range(K):
             p[k] = math.exp(p[k] - m)
-        k = _draw(p, K, st)
+        k = categorical_blocked(p, K, uniform(st))
         z[i] = k
         nk[k] += 1.0
         la[k] = b * math.log(nk[k] + a1[k]) + c * math.log(nk[k] + a2[k])
 
 
-@njit(cache=True)
-def loglik_z(z, lphi_d):
-    """sum_i log Phi_{w_i z_i}."""
-    s = 0.0
-    for i in range(z.shape[0]):
-        s += lphi_d[i, z[i]]
-    return s
-
-
 # ----------------------------------------------------------------------------- annealing links
-
-
-@njit(cache=True)
-def anneal_tempered(z, nk, lphi_d, alpha, n, st, p):
-    """Wallach prior->posterior path from an exact prior draw already in (z, nk).
-
-    Returns (log-weight, Gibbs updates). log w = sum_j (beta_j - beta_{j+1}) sum_i log Phi
-    (Eqs. 5.19, 5.21-5.23). The transition at beta_n = 0 is skipped: z is an exact draw.
-    """
-    N = z.shape[0]
-    logw = 0.0
-    upd = 0
-    inv = 1.0 / n
-    for j in range(n - 1, -1, -1):
-        if j < n - 1:
-            sweep_tempered(z, nk, lphi_d, alpha, 1.0 - (j + 1) * inv, st, p)
-            upd += N
-        logw += inv * loglik_z(z, lphi_d)
-    return logw, upd
 
 
 @njit(cache=True)
@@ -283,22 +183,6 @@ def anneal_geometric(z, nk, lphi1_d, lphi2_d, a1, a2, n, first_sweeps, st, p):
 
 
 @njit(cache=True)
-def std_ais_doc(lphi_d, alpha, n, S, st, out):
-    """Standard AIS (Wallach et al. 2009) on one document: S samples, log-weights into out."""
-    N, K = lphi_d.shape
-    z = np.zeros(N, np.int64)
-    nk = np.zeros(K)
-    p = np.empty(K)
-    upd = 0
-    for s in range(S):
-        polya_draw(z, nk, alpha, st, p)
-        lw, u = anneal_tempered(z, nk, lphi_d, alpha, n, st, p)
-        out[s] = lw
-        upd += u
-    return upd
-
-
-@njit(cache=True)
 def ratio_doc(phi1_d, phi2_d, a1, a2, n, burn, S, geometric, st, out):
     """Ratio-AIS on one document (Eq. 5.27), model 2 -> model 1; log-weights into out."""
     N, K = phi1_d.shape
@@ -343,7 +227,7 @@ def lr_doc(phi_d, alpha, R, st):
                 nr[zr[m]] -= 1.0
                 for k in range(K):
                     p[k] = (nr[k] + alpha[k]) * phi_d[m, k]
-                k = _draw(p, K, st)
+                k = categorical_blocked(p, K, uniform(st))
                 zr[m] = k
                 nr[k] += 1.0
             s = 0.0
@@ -351,7 +235,7 @@ def lr_doc(phi_d, alpha, R, st):
                 p[k] = (nr[k] + alpha[k]) * phi_d[n, k]
                 s += p[k]
             pn += s / (n + asum)  # z_n summed out with prior weights (footnote 3/4)
-            k = _draw(p, K, st)
+            k = categorical_blocked(p, K, uniform(st))
             zr[n] = k
             nr[k] += 1.0
             upd += n + 1
@@ -410,15 +294,6 @@ def iter_ais_doc(phis_d, alphas, n, extra, S, st, out):
 
 # ------------------------------------------------------------------ batches over documents
 # Each document has its own seed, so results do not depend on thread count or order.
-
-
-@njit(cache=True, parallel=True)
-def batch_std_ais(ptr, words, phi, alpha, n, S, seeds, out, upd):
-    for d in prange(ptr.shape[0] - 1):
-        st = np.empty(1, np.uint64)
-        st[0] = seeds[d]
-        ld = np.log(phi[words[ptr[d] : ptr[d + 1]]])
-        upd[d] = std_ais_doc(ld, alpha, n, S, st, out[d])
 
 
 @njit(cache=True, parallel=True)

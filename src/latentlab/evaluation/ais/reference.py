@@ -1,7 +1,7 @@
 """Plain-numpy references of the chapter-5 estimators and the exact ground truth.
 
 The estimators here read like the document (one function per algorithm, equation numbers
-in the docstrings) and draw from :class:`~latentlab.evaluation.ais.rng.PyRng`, the same
+in the docstrings) and draw from :class:`~latentlab.kernels.rng.PyRng`, the same
 uniform stream as the numba kernels, so tests can compare the two draw for draw.
 They are slow (Python loop per token) and meant for tiny documents only.
 
@@ -20,7 +20,7 @@ import math
 import numpy as np
 from scipy.special import gammaln, logsumexp
 
-from latentlab.evaluation.ais.rng import PyRng
+from latentlab.kernels.rng import PyRng
 
 # ----------------------------------------------------------------------------- exact
 
@@ -90,7 +90,8 @@ def brute_force_log_evidence(words, phi, alpha) -> float:
 
 
 def _draw(p: np.ndarray, rng: PyRng) -> int:
-    """Same 4-lane total and block-of-4 cumulative scan as ``kernels._draw``."""
+    """Same 4-lane total and block-of-4 cumulative scan as
+    :func:`latentlab.kernels.sampling.categorical_blocked`."""
     t = [0.0, 0.0, 0.0, 0.0]
     K = len(p)
     k4 = K - K % 4
