@@ -31,7 +31,7 @@ import scipy.sparse as sp
 from scipy.special import digamma, gammaln
 
 from latentlab.errors import ConfigError, DataError, DivergenceError
-from latentlab.models.lda.kernels import digamma as nb_digamma
+from latentlab.kernels.special import digamma as nb_digamma
 from latentlab.threads import job_threads
 
 from .kernels import (

@@ -16,6 +16,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from latentlab.kernels.sampling import sample_cumulative, search_cumulative
+from latentlab.kernels.special import digamma
+
 
 # --------------------------------------------------------------------- CGS (Eq. 4.21)
 @njit(cache=True)
@@ -39,10 +42,7 @@ def cgs_sweep(ptr, w, z, ndk, nwk, nk, alpha, beta, beta_sum, u, p, inv):
             for j in range(K):
                 tot += (ndk[d, j] + alpha[j]) * (nwk[wi, j] + beta) * inv[j]
                 p[j] = tot
-            r = u[i] * tot
-            k = 0
-            while k < K - 1 and p[k] <= r:
-                k += 1
+            k = sample_cumulative(p, K, u[i])
             z[i] = k
             ndk[d, k] += 1
             nwk[wi, k] += 1
@@ -77,25 +77,9 @@ def fixed_phi_sweep(w, z, ndk, phi_wk, alpha, u, p):
         for j in range(K):
             tot += (ndk[j] + alpha[j]) * phi_wk[wi, j]
             p[j] = tot
-        r = u[i] * tot
-        k = 0
-        while k < K - 1 and p[k] <= r:
-            k += 1
+        k = sample_cumulative(p, K, u[i])
         z[i] = k
         ndk[k] += 1
-
-
-# --------------------------------------------------------------------- special functions
-@njit(cache=True)
-def digamma(x):
-    """psi(x) for x > 0: recurrence to x >= 6, then the asymptotic series (|err| < 1e-12)."""
-    r = 0.0
-    while x < 6.0:
-        r -= 1.0 / x
-        x += 1.0
-    f = 1.0 / (x * x)
-    t = f * (-1.0 / 12 + f * (1.0 / 120 + f * (-1.0 / 252 + f * (1.0 / 240 + f * (-1.0 / 132)))))
-    return r + np.log(x) - 0.5 / x + t
 
 
 # --------------------------------------------------------------------- batch CVB0 / CVB
@@ -674,10 +658,7 @@ def cgs_sweep_sparse(ptr, w, z, ndk, nwk, nk, alpha, beta, beta_sum, u, wnz, wle
                 r = 0.0
             x = u[i] * (s + r + q)
             if x < q:
-                j = 0
-                while j < L - 1 and p[j] <= x:
-                    j += 1
-                k = wnz[wi, j]
+                k = wnz[wi, search_cumulative(p, L, x)]
             elif x < q + r and nd > 0:
                 x -= q
                 acc = 0.0
