@@ -21,6 +21,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from latentlab.kernels.sampling import sample_cumulative
+
 QCLIP = 1.0 - 1e-15  # q is clipped below 1 before log1p(-q) (digest §7.2)
 TINY = 1e-300
 
@@ -276,12 +278,7 @@ def gibbs_sweep(doc_ptr, words, z, ndk, nkv, nk, alpha_pi, beta_v, beta0, u):
             for k in range(T):
                 s += (nkv[w, k] + bw) / (nk[k] + beta0) * (ndk[d, k] + alpha_pi[k])
                 cum[k] = s
-            r = u[i] * s
-            k1 = T - 1
-            for k in range(T):
-                if r < cum[k]:
-                    k1 = k
-                    break
+            k1 = sample_cumulative(cum, T, u[i])
             z[i] = k1
             ndk[d, k1] += 1
             nkv[w, k1] += 1
