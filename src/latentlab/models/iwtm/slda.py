@@ -14,7 +14,9 @@ from scipy.special import gammaln
 
 from latentlab.errors import ConfigError
 
-from .gibbs import GibbsSchedule, IWTMGibbs, _sample_log, _topic_logprior, predict_class
+from latentlab.kernels.sampling import categorical_log
+
+from .gibbs import GibbsSchedule, IWTMGibbs, _topic_logprior, predict_class
 
 
 @nb.njit(cache=True)
@@ -33,7 +35,7 @@ def _slda_sweep(w, doc, y, z, ndt, ntw, nt, alpha_y, log_py, beta, u, update_glo
         _topic_logprior(d, y[d], ndt, alpha_y, log_py, lp, buf)
         for t in range(T):
             lp[t] += math.log(beta + ntw[t, w[i]]) - math.log(W * beta + nt[t])
-        t = _sample_log(lp, T, u[i])
+        t = categorical_log(lp, T, u[i])
         z[i] = t
         ndt[d, t] += 1
         if update_global:
