@@ -50,7 +50,7 @@ class SCVB0(MinibatchLoop):
     ``time_budget`` seconds of training are reached (:class:`MinibatchLoop`);
     ``callback(model, info) -> stop`` after every minibatch. ``phi()`` is Phi_hat (K x W);
     ``theta()`` the training documents' N^Theta update at its fixed point with the final
-    topics (:func:`latentlab.evaluation.heldout.estimate_theta`).
+    topics (:func:`latentlab.models.lda.theta.estimate_theta`).
     """
 
     def __init__(
@@ -184,6 +184,6 @@ class SCVB0(MinibatchLoop):
         """Theta of the training documents (D x K): (N^Theta_d + alpha)/(C_d + sum alpha)
         at the fixed point of the document update (Eq. 4.43) with the current topics
         frozen. Deterministic (no random numbers are drawn), so training can continue."""
-        from latentlab.evaluation.heldout import estimate_theta
+        from .theta import estimate_theta
 
         return estimate_theta(self._corpus, self.phi_wk(), self.alpha, n_iter, tol)
