@@ -25,7 +25,14 @@ log = logging.getLogger(__name__)
 
 
 def warmup() -> None:
-    """Compile the numba kernels on a toy document so no timing includes JIT compilation."""
+    """Compile the numba kernels on a toy document so no timing includes JIT compilation,
+    once per process (:func:`latentlab.kernels.warmup.warm_once`)."""
+    from latentlab.kernels.warmup import warm_once
+
+    warm_once("nonconjugate_vi.ctm", _toy_docs)
+
+
+def _toy_docs() -> None:
     rng = np.random.default_rng(0)
     lb = np.log(rng.dirichlet(np.ones(8), size=3))
     ids, cnt = np.arange(4), np.ones(4)

@@ -58,7 +58,14 @@ def make_method(name: str, s: Model, K: int, seed: int, minibatch: int | None = 
 
 
 def warm_up(s: Model) -> None:
-    """Compile (or load cached) numba kernels before anything is timed."""
+    """Compile (or load cached) numba kernels before anything is timed, once per process
+    and settings (:func:`latentlab.kernels.warmup.warm_once`)."""
+    from latentlab.kernels.warmup import warm_once
+
+    warm_once(("scvb0", repr(s)), lambda: _toy_fits(s))
+
+
+def _toy_fits(s: Model) -> None:
     from latentlab.data.synthetic import lda_corpus_vectorised
 
     c, _ = lda_corpus_vectorised(20, 30, 2, 10, 0.5, 0.5, 0)
