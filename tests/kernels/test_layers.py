@@ -70,17 +70,23 @@ def test_kernels_import_nothing_else_of_latentlab():
     assert not bad, "\n".join(bad)
 
 
-@pytest.mark.parametrize(
-    "src, where, want",
-    [
-        ("from latentlab.evaluation.ais import kernels\n", "models/tir/kernels.py",
-         "latentlab.evaluation.ais"),
-        ("from ...evaluation import heldout\n", "models/lda/scvb0.py", "latentlab.evaluation"),
-        ("def f():\n    import latentlab.evaluation.heldout\n", "models/lda/x.py",
-         "latentlab.evaluation.heldout"),
-        ("from . import kernels\n", "models/tir/model.py", "latentlab.models.tir.kernels"),
-    ],
-)  # fmt: skip
+CASES = [
+    (
+        "from latentlab.evaluation.ais import kernels\n",
+        "models/tir/kernels.py",
+        "latentlab.evaluation.ais",
+    ),
+    ("from ...evaluation import heldout\n", "models/lda/scvb0.py", "latentlab.evaluation"),
+    (
+        "def f():\n    import latentlab.evaluation.heldout\n",
+        "models/lda/x.py",
+        "latentlab.evaluation.heldout",
+    ),
+    ("from . import kernels\n", "models/tir/model.py", "latentlab.models.tir.kernels"),
+]
+
+
+@pytest.mark.parametrize("src, where, want", CASES)
 def test_imports_of_resolves_relative_and_lazy_imports(tmp_path, src, where, want):
     path = tmp_path / "latentlab" / where
     path.parent.mkdir(parents=True)

@@ -9,8 +9,8 @@ import pytest
 from latentlab.errors import ConfigError, DataError
 from latentlab.evaluation import ais
 from latentlab.evaluation.ais import kernels
-from latentlab.kernels import ais as ais_core
 from latentlab.evaluation.ais import reference as ref
+from latentlab.kernels import ais as ais_core
 from latentlab.kernels.rng import PyRng, doc_seeds, uniform
 
 

@@ -13,7 +13,6 @@ from scipy.optimize import minimize_scalar
 from scipy.special import gammaln
 
 from latentlab.errors import ConfigError
-
 from latentlab.kernels.sampling import categorical_log
 
 from .gibbs import GibbsSchedule, IWTMGibbs, _topic_logprior, predict_class
