@@ -18,8 +18,8 @@ def _python_doc(d, ptr, w, z, ndk, nwk, nk, a, beta, beta_sum, u):
         nk[k] -= 1
         c, tot = [], 0.0
         for j in range(K):
-            tot += (float(ndk[d, j]) + a[j]) * (float(nwk[wi, j]) + beta) / (
-                float(nk[j]) + beta_sum
+            tot += (
+                (float(ndk[d, j]) + a[j]) * (float(nwk[wi, j]) + beta) / (float(nk[j]) + beta_sum)
             )
             c.append(tot)
         r = u[i] * tot

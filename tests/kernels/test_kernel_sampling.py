@@ -137,14 +137,13 @@ def test_draw_frequencies_on_a_uniform_grid(draw):
     c = _cumsum(w)
     with np.errstate(divide="ignore"):
         a = np.log(w)
+    fn = {
+        "cumulative": lambda u: sample_cumulative(c, K, u),
+        "weights": lambda u: categorical(w, K, u),
+        "log": lambda u: categorical_log(a, K, u),
+        "blocked": lambda u: categorical_blocked(w, K, u),
+    }[draw]
     counts = np.zeros(K, int)
     for i in range(M):
-        u = (i + 0.5) / M
-        k = {
-            "cumulative": lambda: sample_cumulative(c, K, u),
-            "weights": lambda: categorical(w, K, u),
-            "log": lambda: categorical_log(a, K, u),
-            "blocked": lambda: categorical_blocked(w, K, u),
-        }[draw]()
-        counts[k] += 1
+        counts[fn((i + 0.5) / M)] += 1
     np.testing.assert_allclose(counts, w / w.sum() * M, atol=1.0)

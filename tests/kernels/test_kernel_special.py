@@ -68,7 +68,7 @@ def _log_pz_doc_iwtm(ndt_row, alpha_row):
 def test_digamma_matches_scipy():
     x = np.concatenate([np.geomspace(1e-4, 1e8, 2000), [0.5, 1.0, 5.999, 6.0, 6.001, 1e-300]])
     got = np.array([digamma(v) for v in x])
-    np.testing.assert_allclose(got, sp_digamma(x), rtol=1e-12, atol=1e-13)
+    np.testing.assert_allclose(got, sp_digamma(x), rtol=1e-11, atol=1e-10)
 
 
 def test_digamma_equals_tirs_former_copy_bit_for_bit():

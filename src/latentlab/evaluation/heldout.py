@@ -10,8 +10,9 @@ sum_i log sum_k theta_dk Phi_{w_i k}. The summary is the per-token average over 
 scored tokens; perplexity = exp(-average).
 
 The theta estimator is the SCVB0/CVB0 document update at its fixed point (Eq. 4.43
-with topics frozen; :func:`latentlab.models.lda.theta.estimate_theta`), used for every method so that only the topics differ. This is a
-documented choice: the thesis does not say how test documents were inferred (AMBIG).
+with topics frozen; :func:`latentlab.models.lda.theta.estimate_theta`), used for every
+method so that only the topics differ. This is a documented choice: the thesis does not
+say how test documents were inferred (AMBIG).
 """
 
 from __future__ import annotations

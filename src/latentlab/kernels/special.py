@@ -24,7 +24,7 @@ from numba import njit
 def digamma(x):
     """psi(x) for x > 0: the recurrence psi(x) = psi(x + 1) - 1/x up to x >= 6, then the
     asymptotic series psi(x) ~ log x - 1/(2x) - sum_j B_2j / (2j x^2j) (Abramowitz & Stegun
-    6.3.5, 6.3.18), five terms (|err| < 1e-12)."""
+    6.3.5, 6.3.18), five terms (within 1e-10 of scipy's, tests/kernels)."""
     r = 0.0
     while x < 6.0:
         r -= 1.0 / x
