@@ -188,3 +188,60 @@ def test_every_step_loads_as_a_jobs_first_import(study):
     )
     assert r.returncode == 0, r.stderr
     assert json.loads(r.stdout) == [], r.stderr
+
+
+_LIGHT_IMPORTS = """
+import json, os, sys
+import numpy, pandas  # noqa: F401  (shared by every child; the study is imported after fork)
+from latentlab.cli import build_parser
+study, steps = sys.argv[1], json.loads(sys.argv[2])
+ok = ("latentlab.models", "latentlab.models.hdp", "latentlab.models.hdp.options")  # settings
+for step in steps:
+    pid = os.fork()
+    if pid == 0:
+        build_parser([study, step, "--params", "{}"])
+        heavy = sorted(
+            m for m in sys.modules
+            if m.split(".")[0] in ("numba", "sklearn")
+            or (m.startswith("latentlab.models") and m not in ok)
+        )
+        print(json.dumps([step, heavy]), flush=True)
+        os._exit(0)
+    os.waitpid(pid, 0)
+"""
+
+# light steps that do import model code at start-up, and why
+HEAVY_LIGHT_STEPS = {
+    ("ais_eval", "claims"): "its exact checks run the AIS estimators on tiny documents",
+}
+
+
+@pytest.mark.slow  # about a CPU-minute: every table, figure and claims step imported afresh
+@pytest.mark.parametrize(
+    "study",
+    ["ais_eval", "compare", "drift", "hdp_pcvb0", "iwtm", "nonconjugate_vi", "scvb0", "tir"],
+)
+def test_table_figure_and_claims_steps_import_no_model_code(study):
+    """A table, figure or claims job draws from files that earlier jobs wrote: its start-up
+    imports no numba, sklearn or latentlab.models module (each costs every such job up to
+    a CPU-second; scripts/step_import_cost.py measures them), except the steps of
+    HEAVY_LIGHT_STEPS. (scipy.stats, which imports scipy.optimize, is left to the steps
+    that test with it.) A figure that computes (scvb0 fig4_10) imports its kernel
+    when it runs."""
+    import json
+
+    from latentlab.studies.shape import load_study
+
+    steps = sorted(
+        s for s, st in load_study(study).steps.items() if st.kind in ("table", "figure", "claims")
+    )
+    r = subprocess.run(
+        [sys.executable, "-c", _LIGHT_IMPORTS, study, json.dumps(steps)],
+        capture_output=True,
+        text=True,
+    )
+    assert r.returncode == 0, r.stderr
+    got = dict(json.loads(line) for line in r.stdout.splitlines() if line.strip())
+    assert sorted(got) == steps, r.stderr
+    heavy = {s: m for s, m in got.items() if m and (study, s) not in HEAVY_LIGHT_STEPS}
+    assert heavy == {}, heavy

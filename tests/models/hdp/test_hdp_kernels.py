@@ -205,3 +205,85 @@ def test_sweep_entropy_matches_q():
     ent = kernels.sweep_zero(doc_ptr, words, q, ndk, nkv, nk, ap, bv, 0.1, order, True, True)
     assert ent == pytest.approx(-(q * np.log(q)).sum())
     assert kernels.sweep_zero(doc_ptr, words, q, ndk, nkv, nk, ap, bv, 0.1, order, True, False) == 0
+
+
+def test_log1m_within_one_ulp_of_log1p():
+    """log(1 − q) by its series below 1e-4 and by log1p above: within one unit in the last
+    place of np.log1p(−q) on both sides of the switch (and exact at 0 and at QCLIP)."""
+    rng = np.random.default_rng(21)
+    x = np.concatenate([
+        10.0 ** rng.uniform(-300, -0.001, 50_000), rng.uniform(0.5e-4, 2e-4, 50_000),
+        [0.0, 5e-324, 1e-4 - 1e-20, 1e-4, 0.5, kernels.QCLIP],
+    ])  # fmt: skip
+    got = np.array([kernels.log1m(v) for v in x])
+    ref = np.log1p(-x)
+    assert np.all(np.abs(got - ref) <= np.spacing(np.abs(ref)))
+    assert got[-6] == 0.0 and got[-1] == ref[-1]
+    hi = x >= kernels.LOG1M_SERIES
+    np.testing.assert_array_equal(got[hi], ref[hi])
+
+
+def test_sweep_second_log_space_when_products_are_subnormal():
+    """Eq 34 for a token whose products x1·x2/x3 are all subnormal (a lone token of a word
+    seen nowhere else, under tiny priors): q is §7.5's log-space form of the same factors
+    (a product form alone would keep ~3 digits here)."""
+    doc_ptr = np.array([0, 1, 6], dtype=np.int64)
+    words = np.array([0, 1, 1, 1, 1, 1], dtype=np.int32)
+    T, V = 3, 2
+    rng = np.random.default_rng(8)
+    q = rng.dirichlet(np.ones(T), 6)
+    c = _state(doc_ptr, words, q, V)
+    ap = np.array([1e-160, 2e-160, 3e-160])
+    bv = np.array([1e-160, 0.3])
+    b0 = 0.5
+    nk_m, vk_m = c[2] - q[0], c[5] - q[0] * (1 - q[0])
+    kernels.sweep_second(doc_ptr, words, q, *c, ap, bv, b0, np.array([0], dtype=np.int64),
+                         True, False)  # fmt: skip
+    x1, x2, x3 = ap, np.full(T, bv[0]), nk_m + b0
+    r = x1 * x2 / x3
+    assert np.all(r < 1e-300) and np.all(r > 0)
+    lq = np.log(r) + vk_m / (2 * x3**2)  # §7.5 as written (V[n_dk^-] = V[n_kw^-] = 0 here)
+    ref = np.exp(lq - lq.max())
+    np.testing.assert_allclose(q[0], ref / ref.sum(), rtol=1e-12)
+    np.testing.assert_allclose(q.sum(1), 1.0)
+
+
+@pytest.mark.parametrize("update_global", [True, False])
+def test_sweep_second_equals_log_space_form(update_global):
+    """The product form of the Eq 34 update equals §7.5's log-space form token by token, on
+    counts spanning many magnitudes (second-order corrections from 0 to large)."""
+    doc_ptr, words, q, V, T, rng = _tiny(seed=23, N=5, V=6, T=7, lens=(9, 2, 14, 5, 8))
+    q = rng.dirichlet(np.full(T, 0.05), len(words))  # peaked q: large and tiny counts
+    ndk, nkv, nk, vdk, vkv, vk = _state(doc_ptr, words, q, V)
+    ap = 10.0 ** rng.uniform(-6, 0, T)
+    bv = 10.0 ** rng.uniform(-5, -1, V)
+    b0 = float(bv.sum())
+    order = np.arange(5, dtype=np.int64)
+    q1, c1 = q.copy(), [a.copy() for a in (ndk, nkv, nk, vdk, vkv, vk)]
+    kernels.sweep_second(doc_ptr, words, q1, *c1, ap, bv, b0, order, update_global, False)
+    q2, (ndk, nkv, nk, vdk, vkv, vk) = q.copy(), [a.copy() for a in (ndk, nkv, nk, vdk, vkv, vk)]
+    for d in order:  # §7.5 in numpy, token by token, with the kernel's clipping
+        for i in range(doc_ptr[d], doc_ptr[d + 1]):
+            w, qi = words[i], q2[i].copy()
+            vq = qi * (1 - qi)
+            ndk[d], vdk[d] = np.maximum(ndk[d] - qi, 0), np.maximum(vdk[d] - vq, 0)
+            if update_global:
+                nkv[w], vkv[w] = np.maximum(nkv[w] - qi, 0), np.maximum(vkv[w] - vq, 0)
+                nk[:], vk[:] = np.maximum(nk - qi, 0), np.maximum(vk - vq, 0)
+            x1, x2, x3 = ndk[d] + ap, nkv[w] + bv[w], nk + b0
+            lq = (np.log(x1 * x2 / x3) - vdk[d] / (2 * x1**2) - vkv[w] / (2 * x2**2)
+                  + vk / (2 * x3**2))  # fmt: skip
+            new = np.exp(lq - lq.max())
+            new /= new.sum()
+            q2[i] = new
+            vn = new * (1 - new)
+            ndk[d] += new
+            vdk[d] += vn
+            if update_global:
+                nkv[w] += new
+                vkv[w] += vn
+                nk[:] += new
+                vk[:] += vn
+    np.testing.assert_allclose(q1, q2, rtol=1e-12, atol=1e-300)
+    for a, b in zip(c1, (ndk, nkv, nk, vdk, vkv, vk), strict=True):
+        np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-15)

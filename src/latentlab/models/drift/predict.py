@@ -8,11 +8,15 @@ and then takes logs. AUC always uses per-dyad averaged probabilities. Pairs are 
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 from scipy.special import expit, logsumexp
 
 from latentlab.errors import ConfigError
-from latentlab.models.drift.sampler import State
+
+if TYPE_CHECKING:  # the sampler (numba kernels) is not needed to score predictions
+    from latentlab.models.drift.sampler import State
 
 CLIP = 1e-6  # probabilities are clipped to [CLIP, 1 − CLIP] before logs (pitfall P2.10)
 

@@ -24,7 +24,7 @@ import time
 from dataclasses import asdict
 
 import numpy as np
-from scipy.special import digamma, polygamma
+from scipy.special import digamma
 
 from latentlab.data.tokens import HeldOut, TokenCorpus, as_tokens
 from latentlab.errors import ConfigError, DataError, DivergenceError
@@ -272,7 +272,7 @@ class HDPLDA:
         eb = self.E_beta0
         Elog_xi = np.where(
             Pk > 0,
-            Pk * (digamma(eb) - digamma(eb + Ek) - 0.5 * Vk * polygamma(2, eb + Ek)),
+            Pk * (digamma(eb) - digamma(eb + Ek) - 0.5 * Vk * updates.psi2(eb + Ek)),
             0.0,
         )
         sh_b, rt_b = hp.a_beta + Et.sum(), hp.b_beta - Elog_xi.sum()

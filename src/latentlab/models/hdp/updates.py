@@ -17,9 +17,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.special import digamma, polygamma
+from scipy.special import digamma
 
 from latentlab.errors import DivergenceError, LatentlabError
+from latentlab.models.hdp import kernels
 from latentlab.models.hdp.options import Hyperprior  # noqa: F401 (its home until issue 23)
 
 
@@ -143,6 +144,13 @@ def floor_tau(tau: np.ndarray, eps: float) -> np.ndarray:
 
 
 # ------------------------------------------------------------------ CVB ([24])
+# Ψ'' of the table counts is evaluated on every (d, k) and (v, k) cell each iteration (3M
+# cells on KOS at T = 300): scipy's polygamma(2, x) (−2ζ(3, x), ~330 ns a cell, plus a digamma
+# it discards) took ~1.2 s of the step's 1.6 s; kernels.psi2 gives the same values to ~1e-15
+# relative at 1/15 of the cost.
+psi2 = kernels.psi2
+
+
 def positive_part(E: np.ndarray, V: np.ndarray, L: np.ndarray):
     """P+ = 1 − exp(Z), E+ = E/P+, V+ = V/P+ − (1 − P+)E+² (digest §3.2); 0 where P+ ≈ 0."""
     P = -np.expm1(L)
@@ -156,7 +164,7 @@ def positive_part(E: np.ndarray, V: np.ndarray, L: np.ndarray):
 def expected_tables(G: np.ndarray, P: np.ndarray, Ep: np.ndarray, Vp: np.ndarray) -> np.ndarray:
     """E[s] ≈ G·P+·[Ψ(G+E+) − Ψ(G) + ½V+Ψ''(G+E+)] (digest §3.2, [R-ext]); 0 where P+ = 0."""
     x = G + Ep
-    val = G * P * (digamma(x) - digamma(G) + 0.5 * Vp * polygamma(2, x))
+    val = G * P * (digamma(x) - digamma(G) + 0.5 * Vp * psi2(x))
     return np.where(P > 0, val, 0.0)
 
 

@@ -15,7 +15,7 @@ from latentlab.claims.prove import counter_example, direction_passes
 from latentlab.claims.spec import Claim, Measured, NotRun, Sides
 from latentlab.evaluation import ais
 
-from .runs import METHODS, load_models, stats_frame
+from .results import METHODS, load_models, stats_frame
 from .study import NTEMPS_ROLE, STUDY, ClaimsSettings, Tolerances, data_kind, tag_offset
 from .tables import corpus_ratio, doc_variance, pct_prefer
 

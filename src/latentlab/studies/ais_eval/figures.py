@@ -8,7 +8,7 @@ import pandas as pd
 from latentlab.plotting import figure
 from latentlab.studies.shape import FigureOutput
 
-from .runs import load_models, stats_frame
+from .results import load_models, stats_frame
 from .study import (
     ENTROPY_ROLE,
     ITERATION_FIGS,

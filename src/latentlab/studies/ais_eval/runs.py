@@ -42,6 +42,9 @@ from latentlab.errors import ConfigError
 from latentlab.evaluation import ais
 from latentlab.outputs import write_csv, write_json
 
+# the raw results' names and readers live in results.py (the light steps import that);
+# re-exported here for the scripts and tests that use them from runs
+from .results import METHOD_LABELS, METHODS, STATS, load_models, stats_frame  # noqa: F401
 from .study import (
     STUDY,
     Compare,
@@ -59,20 +62,6 @@ from .study import (
 )
 
 log = logging.getLogger("latentlab.ais_eval")
-
-METHODS = ["lr", "std_ais", "geo", "geo_rev", "convex", "convex_rev"]
-# columns of models["stats"] (Fig 5.11): entropy / log prior at the current beta, then at
-# the fixed initial beta (train.beta)
-STATS = ["iteration", "entropy", "log_prior", "alpha_sum", "beta", "optimized",
-         "entropy_fixed_beta", "log_prior_fixed_beta"]  # fmt: skip
-METHOD_LABELS = {
-    "lr": "LR",
-    "std_ais": "Std AIS",
-    "geo": "Geometric",
-    "geo_rev": "Geometric (reverse)",
-    "convex": "Convex",
-    "convex_rev": "Convex (reverse)",
-}
 
 
 # ----------------------------------------------------------------------------- training
@@ -239,34 +228,6 @@ def train_models(corpus, tp: Train, seed: int) -> dict:
             np.uint8,
         ),
     }
-
-
-def stats_frame(models: dict, path="models") -> pd.DataFrame:
-    """``models["stats"]`` as a frame with the :data:`STATS` columns (DataError for a
-    models file written before the fixed-beta columns existed)."""
-    from latentlab.errors import DataError
-
-    st = np.asarray(models["stats"])
-    if st.ndim != 2 or st.shape[1] != len(STATS):
-        raise DataError(
-            path, f"stats has {st.shape[-1]} columns, expected {len(STATS)} ({STATS}); re-run train"
-        )
-    df = pd.DataFrame(st, columns=STATS)
-    df["optimized"] = df["optimized"].astype(bool)
-    return df
-
-
-def load_models(path):
-    import json
-
-    with np.load(path) as z:
-        d = {k: z[k] for k in z.files}
-    d["info"] = json.loads(bytes(d["info"]).decode())
-    docs = [
-        d["test_words"][a:b] for a, b in zip(d["test_ptr"][:-1], d["test_ptr"][1:], strict=True)
-    ]
-    d["docs"] = docs
-    return d
 
 
 # ----------------------------------------------------------------------------- comparisons

@@ -19,7 +19,7 @@ import pandas as pd
 
 from latentlab.studies.shape import TableOutput
 
-from .runs import METHOD_LABELS, METHODS
+from .results import METHOD_LABELS, METHODS
 from .study import STUDY, CorporaSettings
 
 CONVENTIONS = {

@@ -12,6 +12,7 @@ from latentlab.claims.spec import Claim, Measured, NotRun, Sides
 
 from .networks import frequent_pairs
 from .study import STUDY, ClaimsSettings
+from .tables import PAPER_2_3
 
 ENRON_NOTE = (
     "Enron: Perry & Wolfe coding (156 employees, 21,635 messages) instead of the document's "
@@ -726,8 +727,6 @@ def _(ctx):
             dataset=ENRON_TEXT,
             data_kind="substitute",
         )
-    from .text import PAPER_2_3
-
     c = ctx.settings.claims
     top = ctx.csv("enron_topics")
     s = ctx.json("enron_summary")

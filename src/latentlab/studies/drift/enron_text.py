@@ -30,7 +30,7 @@ from latentlab.models.drift import lfrm_lda as lm
 
 from .networks import monthly_networks
 from .study import STUDY, EnronTextSettings
-from .text import PAPER_2_3
+from .tables import PAPER_2_3
 
 N_TOP = 10
 

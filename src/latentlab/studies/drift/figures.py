@@ -1,4 +1,4 @@
-"""Figures 2.2-2.7."""
+"""Figures 2.2-2.8."""
 
 from __future__ import annotations
 
@@ -6,13 +6,12 @@ import numpy as np
 import pandas as pd
 from matplotlib.ticker import MaxNLocator
 
-from latentlab.models.drift.predict import roc_curve
 from latentlab.plotting import figure
 from latentlab.studies.shape import FigureOutput
 
-from .fitting import METHODS
 from .networks import frequent_pairs
-from .study import STUDY, FigureSettings, ReductionSettings, SynthFigureSettings
+from .study import METHODS, STUDY, FigureSettings, ReductionSettings, SynthFigureSettings
+from .tables import text_arrays, top_words
 
 LABEL = {"LFRM_last": "LFRM (last)", "LFRM_all": "LFRM (all)", "LFRM_current": "LFRM (current)"}
 
@@ -151,6 +150,8 @@ def fig2_6(ctx):
 @STUDY.figure("fig2_7", settings=ReductionSettings)
 def fig2_7(ctx):
     """ROC curves of the held-out entries (missing-data task)."""
+    from latentlab.models.drift.predict import roc_curve  # here: the other figures need no scipy
+
     z = np.load(ctx.input("matrices"))
     y = z["labels"]
     fig, ax = figure(1, 1, width=4.0, height=3.6)
@@ -169,3 +170,42 @@ def fig2_7(ctx):
     ax.legend(loc="lower right")
     kind = ctx.json("network_summary").get("data_kind", "real")
     return FigureOutput(fig, pd.DataFrame(rows), {"data_kind": kind})
+
+
+@STUDY.figure("fig2_8")
+def fig2_8(ctx):
+    """Bipartite graph of actors and features: a line where the feature is active for the
+    actor in more than half of the recorded samples (Sec. 2.7.2); colour against the
+    planted Z (synthetic data set 0)."""
+    z = np.load(ctx.input("data"))
+    f = np.load(ctx.input("fit"))
+    rec = ctx.csv("recovery")
+    g = text_arrays(z, 0)
+    zp, ph = f["r0_zprob"], f["r0_phi"]
+    rec = rec[rec.dataset == 0].sort_values("feature")
+    feats = rec.model_feature.astype(int).tolist()
+    truth = g["Z_true"]
+    N = zp.shape[0]
+    fig, ax = figure(1, 1, width=7.5, height=max(4.0, 0.16 * N + 1.2))
+    ya = np.linspace(1, 0, N)
+    yf = np.linspace(0.9, 0.1, len(feats))
+    rows = []
+    for fi, (k, m) in enumerate(zip(rec.feature.astype(int), feats, strict=True)):
+        for i in range(N):
+            on, planted = zp[i, m] > 0.5, bool(truth[i, k])
+            if on or planted:
+                style = ("k", "-") if on and planted else (("C3", "-") if on else ("0.6", ":"))
+                ax.plot([0, 1], [ya[i], yf[fi]], color=style[0], ls=style[1], lw=0.8)
+            rows.append({"actor": i, "feature": k, "p": float(zp[i, m]), "planted": int(planted)})
+        ax.text(1.02, yf[fi], f"feature {k}: " + top_words(ph[m], 4), va="center", fontsize=7)
+    for i in range(N):
+        ax.text(-0.02, ya[i], f"n{i}", ha="right", va="center", fontsize=6)
+    ax.plot([], [], "k-", label="active (>1/2 of samples), planted")
+    ax.plot([], [], "C3-", label="active, not planted")
+    ax.plot([], [], color="0.6", ls=":", label="planted, not recovered")
+    ax.set_xlim(-0.15, 1.6)
+    ax.set_ylim(-0.04, 1.03)
+    ax.axis("off")
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=3, fontsize=7, frameon=False)
+    ax.set_title("Enron-like synthetic: actors (left) and latent features (right)")
+    return FigureOutput(fig, pd.DataFrame(rows), {"data_kind": "synthetic", "dataset": 0})

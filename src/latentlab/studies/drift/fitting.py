@@ -14,8 +14,7 @@ from latentlab.errors import ConfigError
 from latentlab.models.drift import predict as pr
 from latentlab.models.drift.sampler import Data, Hyper, run_chains
 
-METHODS = ["Naive", "Baseline", "LFRM_last", "LFRM_all", "DRIFT"]
-MISSING_METHODS = ["Naive", "Baseline", "LFRM_current", "LFRM_all", "DRIFT"]
+from .study import METHODS
 
 
 def hyper_of(h, fixed_K=None) -> Hyper:

@@ -15,7 +15,6 @@ from latentlab.models.drift.sampler import Data, run_chains
 from latentlab.models.drift.synthetic import drift_dataset, enron_like
 
 from .fitting import (
-    MISSING_METHODS,
     check_fraction,
     forecast_all,
     heldout_mask,
@@ -24,7 +23,14 @@ from .fitting import (
     missing_all,
 )
 from .networks import monthly_networks
-from .study import STUDY, MonthlyFitSettings, NetworkSettings, SynthDataSettings, SynthFitSettings
+from .study import (
+    MISSING_METHODS,
+    STUDY,
+    MonthlyFitSettings,
+    NetworkSettings,
+    SynthDataSettings,
+    SynthFitSettings,
+)
 
 log = logging.getLogger("latentlab.drift")
 
@@ -275,5 +281,5 @@ def monthly_fit(ctx):
     )
 
 
-# LFRM_LDA steps: text_data, text_fit, tables 2.3/2.4, fig 2.8; enron_text_fit (subject lines)
+# LFRM_LDA steps: text_data, text_fit; enron_text_fit (subject lines)
 from . import enron_text, text  # noqa: E402,F401

@@ -13,6 +13,11 @@ STUDY = Study(
     title="DRIFT: dynamic relational infinite feature model (Foulds 2014, ch. 2)",
 )
 
+# The method grid of Table 2.1 (forecasting, missing data): fitting.py fits them, the tables
+# and figures name them
+METHODS = ["Naive", "Baseline", "LFRM_last", "LFRM_all", "DRIFT"]
+MISSING_METHODS = ["Naive", "Baseline", "LFRM_current", "LFRM_all", "DRIFT"]
+
 
 @dataclass(frozen=True)
 class HyperSettings:

@@ -97,15 +97,18 @@ def lines_of_code() -> dict:
         updates.gamma0_closed_form,
         updates.tau_from_counts,
         kernels.log_zero_stats.py_func,
+        kernels.log1m.py_func,
     ]
     cvb_globals = [
         HDPLDA._global_cvb,
         updates.positive_part,
         updates.expected_tables,
+        kernels._psi2,
         updates.gamma_moments,
         updates.stick_expectation,
         updates.stick_log_geometric,
         kernels.log_zero_stats.py_func,
+        kernels.log1m.py_func,
         kernels.counts_from_q.py_func,  # variance counts
     ]
     paths = {

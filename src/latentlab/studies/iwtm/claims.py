@@ -11,8 +11,8 @@ import pandas as pd
 from latentlab.claims.prove import counter_example, direction_passes
 from latentlab.claims.spec import Claim, Measured, NotRun, Sides
 
-from .pipeline import svi_final
 from .study import STUDY, ClaimsCfg, ClaimsSettings
+from .tables import svi_final
 
 REAL = "config/real.yaml (15-Scene images from the mirror)"
 ID = "identity"

@@ -14,8 +14,8 @@ from latentlab.plotting import log_ticks
 from latentlab.studies.shape import FigureOutput
 
 from .claims import CLAIMS
-from .pipeline import svi_final
 from .study import STUDY, FigSettings
+from .tables import svi_final
 
 
 def _concat(ctx, name):

@@ -152,9 +152,3 @@ def confusion(y, yhat, n):
     M = np.zeros((n, n))
     np.add.at(M, (y, yhat), 1)
     return M / np.maximum(M.sum(1, keepdims=True), 1)
-
-
-def svi_final(df):
-    """Fig 6.1 runs: mean over seeds of the last ELBO snapshot of each rho (ELBO, seconds)."""
-    last = df.dropna(subset=["elbo"]).sort_values("iteration").groupby(["rho", "seed"]).tail(1)
-    return last.groupby("rho").agg(elbo=("elbo", "mean"), seconds=("seconds", "mean"))

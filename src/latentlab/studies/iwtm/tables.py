@@ -1,5 +1,6 @@
 """iwtm tables: Table 4.1 (soft IWTM vs LDA on IWTM's own clusters) and Sec 5.6.1
-(decoupled SVM vs generative classification), Gibbs vs VI time."""
+(decoupled SVM vs generative classification), Gibbs vs VI time; :func:`svi_final`, the Fig 6.1
+runs' summary that the figures and claims share (here, not in pipeline.py: no scipy)."""
 
 from __future__ import annotations
 
@@ -56,3 +57,9 @@ def table7_1(ctx):
     t["scratch_over_ivi_time"] = t.scratch_s / t.ivi_delta_s
     t["ivi_minus_scratch_rel"] = (t.ivi_elbo - t.scratch_elbo) / t.scratch_elbo.abs()
     return TableOutput(t, {"reductions": ctx.settings.reductions}, allow_nan=True)
+
+
+def svi_final(df):
+    """Fig 6.1 runs: mean over seeds of the last ELBO snapshot of each rho (ELBO, seconds)."""
+    last = df.dropna(subset=["elbo"]).sort_values("iteration").groupby(["rho", "seed"]).tail(1)
+    return last.groupby("rho").agg(elbo=("elbo", "mean"), seconds=("seconds", "mean"))

@@ -20,33 +20,12 @@ from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from latentlab.models.logreg import vi as B
 from latentlab.models.logreg.hierarchical import fit_hierarchical
 from latentlab.studies.nonconjugate_vi.data import load_multilabel, load_school
 
 log = logging.getLogger(__name__)
-
-PAPER_T1 = {  # Table 1 (verbatim, digest §4.2): (accuracy %, log likelihood)
-    ("yeast", "jj"): (79.7, -0.678),
-    ("yeast", "laplace"): (80.1, -0.449),
-    ("yeast", "delta"): (80.2, -0.450),
-    ("scene", "jj"): (87.4, -0.670),
-    ("scene", "laplace"): (89.4, -0.259),
-    ("scene", "delta"): (89.5, -0.265),
-}
-PAPER_T2 = {  # Table 2 (verbatim, digest §4.3)
-    ("separate", "jj"): (70.5, -0.684),
-    ("separate", "laplace"): (70.8, -0.569),
-    ("separate", "delta"): (70.8, -0.571),
-    ("pooled", "jj"): (71.2, -0.685),
-    ("pooled", "laplace"): (71.3, -0.557),
-    ("pooled", "delta"): (71.3, -0.557),
-    ("hierarchical", "jj"): (71.3, -0.685),
-    ("hierarchical", "laplace"): (71.9, -0.549),
-    ("hierarchical", "delta"): (71.9, -0.559),
-}
 
 
 def method_kw(c, meth: str) -> dict:
@@ -56,16 +35,6 @@ def method_kw(c, meth: str) -> dict:
     if meth == "delta":
         return {"tol": c.delta_tol}
     return {}
-
-
-def _na(df: pd.DataFrame) -> pd.DataFrame:
-    """Cells that do not apply (no paper value for jj_seq, no test of JJ against itself) are
-    written as the string 'n/a', never as NaN."""
-    out = df.copy()
-    for col in out.columns:
-        if out[col].isna().any():
-            out[col] = [("n/a" if pd.isna(v) else v) for v in out[col]]
-    return out
 
 
 def _prior(d, var):
@@ -223,52 +192,6 @@ def table2_splits(ctx) -> tuple[pd.DataFrame, dict]:
         "test": "paired one-sided t-tests over splits",
     }
     return per, meta
-
-
-def paired_tests(per: pd.DataFrame) -> pd.DataFrame:
-    """Paired one-sided t-tests over splits: hierarchical > pooled / separate (each method) and
-    hierarchical Laplace > every other (setting, method) in log likelihood."""
-    rows = []
-    key = per.set_index(["setting", "method", "split"])
-
-    def vals(s, m, col):
-        return key.loc[(s, m)].sort_index()[col].to_numpy()
-
-    def t(a, b):
-        diff = a - b
-        if np.allclose(diff, 0):
-            return 0.5
-        return float(stats.ttest_1samp(diff, 0.0, alternative="greater").pvalue)
-
-    for m in per.method.unique():
-        for other in ("pooled", "separate"):
-            for col in ("accuracy", "loglik"):
-                a, b = vals("hierarchical", m, col), vals(other, m, col)
-                rows.append(
-                    {
-                        "a": f"hierarchical/{m}",
-                        "b": f"{other}/{m}",
-                        "metric": col,
-                        "mean_diff": float(np.mean(a - b)),
-                        "p_value": t(a, b),
-                    }
-                )
-    if "laplace" in set(per.method):
-        a = vals("hierarchical", "laplace", "loglik")
-        for (s, m), _ in per.groupby(["setting", "method"]):
-            if (s, m) == ("hierarchical", "laplace"):
-                continue
-            b = vals(s, m, "loglik")
-            rows.append(
-                {
-                    "a": "hierarchical/laplace",
-                    "b": f"{s}/{m}",
-                    "metric": "loglik",
-                    "mean_diff": float(np.mean(a - b)),
-                    "p_value": t(a, b),
-                }
-            )
-    return pd.DataFrame(rows)
 
 
 def bench_blr(ctx) -> list[dict]:

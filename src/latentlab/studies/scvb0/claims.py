@@ -10,8 +10,7 @@ import pandas as pd
 from latentlab.claims.prove import counter_example, direction_passes
 from latentlab.claims.spec import Claim, Measured, NotRun, NotTestable, Sides
 
-from .methods import method_names
-from .study import STUDY, ClaimsSettings, data_kind
+from .study import STUDY, ClaimsSettings, data_kind, method_names
 
 BETA = "Beta(0.1,0.1) draws"
 TOY = "toy LDA corpus"

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from numba import njit
 
 
 # ------------------------------------------------------------------ Figs 4.1 / 4.2
@@ -58,19 +57,6 @@ def count_moments(n_words: int, repeats: int, seed: int, a: float = 0.1, b: floa
 
 
 # ------------------------------------------------------------------ Fig 4.10
-@njit(cache=True)
-def poisson_binomial_pmf(g):
-    """Exact pmf of n = sum of independent Bernoulli(g_j), by dynamic programming O(i^2)."""
-    n = g.shape[0]
-    p = np.zeros(n + 1)
-    p[0] = 1.0
-    for j in range(n):
-        for m in range(j + 1, 0, -1):
-            p[m] = p[m] * (1.0 - g[j]) + p[m - 1] * g[j]
-        p[0] *= 1.0 - g[j]
-    return p
-
-
 def approximation_errors(
     word_counts, repeats: int, mc_draws: int, alpha: float, seed: int
 ) -> pd.DataFrame:
@@ -79,6 +65,8 @@ def approximation_errors(
     gamma_j ~ Beta(0.1, 0.1), against the exact expectation (DP, P4.8) and against a
     ``mc_draws``-sample Monte Carlo estimate (the thesis's truth), averaged over
     ``repeats`` draws of gamma."""
+    from .demo_kernels import poisson_binomial_pmf  # numba: only Fig 4.10 needs it
+
     rng = np.random.default_rng(seed)
     rows = []
     for i in word_counts:

@@ -8,16 +8,7 @@ from dataclasses import asdict
 from latentlab.errors import ConfigError
 from latentlab.models.lda import SCVB0, SVB
 
-from .study import Model
-
-
-def svb_name(B: int, O: float) -> str:  # noqa: E741
-    return f"SVB-B{int(B)}-O{O:g}"
-
-
-def method_names(s: Model) -> list[str]:
-    return ["SCVB0"] + [svb_name(v.B, v.O) for v in s.svb_variants]
-
+from .study import Model, method_names, svb_name
 
 # A model's own parameter name -> the scvb0 config key it comes from ("K" comes from the
 # step's section, so it keeps the model's name).

@@ -73,6 +73,16 @@ class Model:
     scvb0_init: Literal["corpus", "hoffman"] = "corpus"
 
 
+def svb_name(B: int, O: float) -> str:  # noqa: E741
+    return f"SVB-B{int(B)}-O{O:g}"
+
+
+def method_names(s: Model) -> list[str]:
+    """The methods of the curves: SCVB0, then one SVB-Bx-Oy per variant (methods.py builds
+    them; the claims name them without importing the models)."""
+    return ["SCVB0"] + [svb_name(v.B, v.O) for v in s.svb_variants]
+
+
 @dataclass(frozen=True, kw_only=True)
 class Heldout:
     """Document completion: held-out fraction, cap, theta fixed-point iterations (AMBIG)."""

@@ -5,12 +5,18 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from scipy.stats import ttest_ind
 
 from latentlab.plotting import figure
 from latentlab.studies.shape import FigureOutput
 
 from .study import STUDY
+
+
+def _welch(s, n):
+    """Welch's t-test of the self vs the non-self edges' influence."""
+    from scipy.stats import ttest_ind  # here: the other figure needs no scipy.stats
+
+    return ttest_ind(s, n, equal_var=False)
 
 
 @STUDY.figure("fig3_4")
@@ -22,7 +28,7 @@ def fig3_4(ctx):
         raise ValueError("fig3_4: edge list and truth disagree in length")
     e = e.assign(is_self=t["is_self"], l_true=t["edge_weight"])
     s, n = e.l_edge[e.is_self], e.l_edge[~e.is_self]
-    tt = ttest_ind(s, n, equal_var=False)
+    tt = _welch(s, n)
     fig = draw_fig3_4(e)
     meta = {
         "mean_self": float(s.mean()),
@@ -41,7 +47,7 @@ def draw_fig3_4(e, meta=None):
     """Fig 3.4 from its CSV (one row per edge: ``l_edge``, ``is_self``)."""
     is_self = e.is_self.astype(str).str.lower() == "true"
     s, n = e.l_edge[is_self], e.l_edge[~is_self]
-    tt = ttest_ind(s, n, equal_var=False)
+    tt = _welch(s, n)
     fig, ax = figure(width=5.5, height=3.6)
     ax.boxplot([n.to_numpy(), s.to_numpy()], showmeans=True)
     ax.set_xticks([1, 2], ["non-self citations", "self citations (planted)"])
