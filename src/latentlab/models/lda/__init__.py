@@ -1,5 +1,9 @@
 """LDA inference core shared by the ``scvb0``, ``ais_eval`` and ``hdp_pcvb0`` studies.
 
+"Thesis" in this package means J. R. Foulds (2014), *Latent Variable Modeling for Networks
+and Text: Algorithms, Models and Evaluation Techniques*, PhD dissertation, UC Irvine; its
+section, equation, algorithm and figure numbers are cited as "Sec. 4.3.1", "Eq. 4.21".
+
 Conventions
 -----------
 * Input is a :class:`latentlab.data.corpus.BowCorpus` (CSR). Word ids must be in
