@@ -2,9 +2,10 @@
 
 The split itself is :func:`latentlab.data.splits.completion_split`.
 
-Document completion (thesis Sec. 4.7 / Eq. 5.26; digest Sec. 5.4, P4.7): each
+Document completion (Foulds 2014 thesis, Sec. 4.3.1 and Sec. 5.1.5, Eq. 5.26): each
 held-out document's tokens are split at random into an observed half and a scored
-half (seeded; the same split for every method). The document's theta is estimated on
+half (seeded; the same split for every method). The thesis says only "split each test
+document in half"; random halves are our reading. The document's theta is estimated on
 the observed half with the topics frozen, and the scored half is evaluated as
 sum_i log sum_k theta_dk Phi_{w_i k}. The summary is the per-token average over all
 scored tokens; perplexity = exp(-average).
@@ -28,7 +29,8 @@ def estimate_theta(
 ) -> np.ndarray:
     """theta (D x K) of each document of ``corpus`` with topics ``phi_wk`` (W x K) frozen:
     the fixed point of N_dk = sum_i m_i gamma_ik, gamma_ik ∝ (N_dk + alpha_k) Phi_wk,
-    then theta_dk = (N_dk + alpha_k)/(C_d + sum alpha) (digest Sec. 4.3)."""
+    then theta_dk = (N_dk + alpha_k)/(C_d + sum alpha) (the Rao-Blackwellised estimate
+    of thesis Sec. 4.1.3)."""
     from latentlab.models.lda import kernels
 
     phi_wk = np.ascontiguousarray(phi_wk, dtype=np.float64)

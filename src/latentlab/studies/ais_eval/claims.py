@@ -1,4 +1,5 @@
-"""claims.csv for chapter 5 (digest section 8, C5.1-C5.13): the claims as data and one
+"""claims.csv for chapter 5 (C5.1-C5.13, our numbering of the chapter's checkable
+statements; ``where`` gives the thesis's section, figure or table): the claims as data and one
 small function per claim.
 
 Exact claims (C5.1, C5.11-C5.13) are recomputed here against the exact DP on tiny
@@ -400,9 +401,10 @@ STUDY.claims(CLAIMS, settings=ClaimsSettings)
 
 
 # ------------------------------------------------------------------ the document's tables
-# Tables 5.1-5.3 verbatim (digest 6.4), columns in METHODS order: LR, Std AIS, Geo,
-# Geo (rev), Convex, Convex (rev); Table 5.3 follows the layout (top variance, middle
-# corpus ratio, bottom correlation). Table 5.2 bottom, ACL expensive, is missing in the text.
+# Tables 5.1-5.3 verbatim (thesis Sec. 5.3), columns in METHODS order: LR, Std AIS, Geo,
+# Geo (rev), Convex, Convex (rev); Table 5.3 follows the layout and the body text (top
+# variance, middle corpus ratio, bottom correlation), not its caption's order. Table 5.2
+# bottom, ACL expensive, is missing in the text we have (lost in extraction).
 def _t(*rows):
     keys = [("nips", "cheap"), ("nips", "expensive"), ("acl", "cheap"), ("acl", "expensive")]
     return dict(zip(keys, rows, strict=True))

@@ -69,7 +69,7 @@ log = logging.getLogger("latentlab.ais_eval")
 
 def _entropy_and_logprior(n_wk, n_k, beta):
     """Total topic entropy sum_k H(Phi_k) and sum_k log Dir(Phi_k | beta) (Fig. 5.11;
-    the 'prior probability of the topics' is AMBIG in the document, digest 6.4)."""
+    the document does not define its 'prior probability of the topics'; ours is this)."""
     from scipy.special import gammaln
 
     V = n_wk.shape[0]

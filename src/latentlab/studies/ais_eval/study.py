@@ -1,5 +1,9 @@
-"""Study ``ais_eval``: Foulds (2014) chapter 5, likelihood estimators for topic models
-(digest 004 Sec. 5, 6.4, 8 "Chapter 5").
+"""Study ``ais_eval``: Foulds (2014) chapter 5, likelihood estimators for topic models.
+
+The document: James R. Foulds (2014), *Latent Variable Modeling for Networks and Text:
+Algorithms, Models and Evaluation Techniques*, PhD dissertation, University of California,
+Irvine (seed 004). Sections, equations, figures and tables cited in this package are its
+own (chapter 5: Sec. 5.1-5.3, Algorithm 8, Figs 5.4-5.11, Tables 5.1-5.3).
 
 The settings of every step: the fields are the keys of the ``ais_eval`` config section
 the step reads, the defaults here are the only defaults. Corpora have roles named after

@@ -25,7 +25,7 @@ from .study import STUDY, CorporaSettings
 CONVENTIONS = {
     "perplexity_ratio": "exp(-(L1-L2)/N_d), Eq. 5.47; < 1 favours model 1",
     "variance": "unbiased variance over runs per document ((a-b)^2/2 for two runs), averaged",
-    "corpus_ratio": "exp(-sum_d mean_r (L1-L2) / sum_d N_d) (AMBIG, digest 1.5)",
+    "corpus_ratio": "exp(-sum_d mean_r (L1-L2) / sum_d N_d) (not defined in the document; ours)",
     "directions": "forward = model 2 -> model 1; reverse = model 1 -> 2",
 }
 

@@ -1,4 +1,5 @@
-"""claims.csv for chapter 4 (digest Sec. 8, C4.1-C4.13): the claims as data, one small
+"""claims.csv for chapter 4 (C4.1-C4.13, our numbering of the chapter's checkable
+statements; ``where`` gives the thesis's section, figure or table): the claims as data, one small
 function per claim that measures our value from the study's outputs (or re-runs an
 exact check on a toy corpus)."""
 

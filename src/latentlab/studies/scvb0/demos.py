@@ -8,8 +8,8 @@ import pandas as pd
 
 # ------------------------------------------------------------------ Figs 4.1 / 4.2
 def robbins_monro(n_iter: int, w0: float, seed: int, a: float = 1.0) -> pd.DataFrame:
-    """Eq. 4.33: w := w + rho_t (sin(w) + xi_t), xi ~ N(0,1), rho_t = a/t (digest 4.2,
-    AMBIG: schedule and w0). The stable root of sin is pi."""
+    """Eq. 4.33: w := w + rho_t (sin(w) + xi_t), xi ~ N(0,1), rho_t = a/t (Fig. 4.1; the
+    thesis gives neither the schedule nor w0: ours). The stable root of sin is pi."""
     rng = np.random.default_rng(seed)
     w = np.empty(n_iter + 1)
     w[0] = w0

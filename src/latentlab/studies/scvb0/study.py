@@ -1,4 +1,9 @@
-"""Study ``scvb0``: Foulds (2014) chapter 4, SCVB0 vs SVB (digest 004 Sec. 4, 6.3, 8).
+"""Study ``scvb0``: Foulds (2014) chapter 4, SCVB0 vs SVB.
+
+The document: James R. Foulds (2014), *Latent Variable Modeling for Networks and Text:
+Algorithms, Models and Evaluation Techniques*, PhD dissertation, University of California,
+Irvine (seed 004). Sections, equations, figures and tables cited in this package are its
+own (chapter 4: Sec. 4.2-4.6, Algorithm 7, Figs 4.1-4.10, Tables 4.4-4.5).
 
 The settings of every step: the fields are the keys of the ``scvb0`` config section the
 step reads, the defaults here are the only defaults. Seeds: ``ctx.seed(offset, r)`` with
@@ -58,7 +63,7 @@ class Dataset:
 
 @dataclass(frozen=True, kw_only=True)
 class Model:
-    """The SCVB0 / SVB settings (Sec. 4.7; digest 4.3)."""
+    """The SCVB0 / SVB settings (Sec. 4.3.1)."""
 
     alpha: float  # document prior (0.1)
     beta: float  # topic prior (0.01)
