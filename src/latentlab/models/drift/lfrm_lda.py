@@ -422,7 +422,7 @@ def recovery(zprob, phi_hat, Z_true, Phi_true, allowed=None) -> dict:
     """Planted feature↔topic recovery on synthetic data.
 
     Model topics are matched to the true topics by the Hungarian algorithm on the L1
-    distance (digest §1.6); since topic k' sits on feature k' (the in-sampler
+    distance (our evaluation choice); since topic k' sits on feature k' (the in-sampler
     re-alignment), the feature matched to true feature k is the one carrying the matched
     topic. Z is read as the most likely assignment (z_ik = 1 in more than half of the
     samples, Sec. 2.7.2). Returns per-true-feature arrays and summaries:

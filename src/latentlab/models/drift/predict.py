@@ -1,6 +1,7 @@
 """Prediction with DRIFT / LFRM samples (Eq. 2.29) and the non-model baselines (Sec. 2.6).
 
-Conventions (digest pitfall P2.6): forecasting *averages likelihoods* over (sample, draw of
+Conventions (Sec. 2.6, after Eq. 2.29; the AUC convention is ours): forecasting *averages
+likelihoods* over (sample, draw of
 Z^t): LL = log mean_s exp(ll_s); missing data *averages edge probabilities* over samples
 and then takes logs. AUC always uses per-dyad averaged probabilities. Pairs are unordered
 (i < j), self-loops excluded.

@@ -90,7 +90,7 @@ def tir_sweep(
 @njit(cache=True)
 def log_polya(nk, n, a):
     """log Polya(z | a) of an assignment sequence with topic counts nk (no multinomial
-    coefficient; digest 1.2)."""
+    coefficient; thesis Sec. 3.4)."""
     s = 0.0
     for k in range(a.shape[0]):
         s += a[k]

@@ -1,4 +1,5 @@
-"""Claims C3.x of Foulds (2014) ch. 3 (digest Sec 8), each judged from this run's outputs."""
+"""Claims C3.x of Foulds (2014) ch. 3 (our numbering of the chapter's checkable statements),
+each judged from this run's outputs."""
 
 from __future__ import annotations
 
