@@ -314,7 +314,8 @@ def syn_iwtm(p: dict, seed: int):
 # HDP-LDA with a known π, a labelled variant and a bag-of-links graph (ours, stand-ins for
 # seed 001's corpora; the hdp_pcvb0 study's smoke data). These draw π by truncated
 # stick-breaking with T − 1 Beta draws and topics from Dir(β·V·τ*), so their random
-# streams differ from :func:`hdp_corpus` above: both are kept so that existing outputs stay bit-identical.
+# streams differ from :func:`hdp_corpus` above: both are kept so that existing outputs stay
+# bit-identical.
 # * :func:`hdp_tsb_corpus` samples the truncated stick-breaking HDP-LDA itself, so the
 #   true π is known (Fig 2: all α0π_k < 1; C13: effective topics vs the truth).
 # * :func:`labelled_hdp_corpus` gives each of C classes its own top-level weights π^(c)
