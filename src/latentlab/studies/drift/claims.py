@@ -66,7 +66,7 @@ CLAIMS = [
         how="ge",
         tolerance=0.0,
         dataset="synthetic DRIFT (K=3)",
-        note="threshold and share are the digest's, the document shows images only",
+        note="threshold and share are ours, the document shows images only",
     ),
     Claim(
         "C2.4",
@@ -100,7 +100,7 @@ CLAIMS = [
         where="Sec 2.5 (Eq. 2.22)",
         statement="α's posterior is the one K⁺ implies: α − E[α | K⁺] = "
         "α − (K⁺ + α_a)/(H_NT + α_b) averages to 0 over the traces (|z| < claims.alpha_z)",
-        paper_value="α | Z ~ Gamma(K⁺ + α_a, H_NT + α_b) (digest §2.3, C2.6)",
+        paper_value="α | Z ~ Gamma(K⁺ + α_a, H_NT + α_b) (Sec 2.5)",
         how="true",
     ),
     Claim(

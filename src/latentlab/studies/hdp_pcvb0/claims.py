@@ -144,8 +144,8 @@ CLAIMS = [
           "axis range midpoint", how="abs", data_kind="none", group="links"),
     Claim("C14", "Sec 5.3", "Σ_d I(n_dk ≥ 1) ≤ m_·k (table-count lower bound) in a collapsed "
           "Gibbs run of Eqs 13–16, every iteration", "lower bound", data_kind="identity",
-          note="true for every Gibbs sample by construction (m_dk >= 1 iff n_dk >= 1; digest "
-          "C14): a check of the sampler, counted apart from empirical claims"),
+          note="true for every Gibbs sample by construction (m_dk >= 1 iff n_dk >= 1): a check "
+          "of the sampler, counted apart from empirical claims"),
 ]  # fmt: skip
 STUDY.claims(CLAIMS, settings=ClaimsSettings)
 

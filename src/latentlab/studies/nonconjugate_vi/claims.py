@@ -804,7 +804,7 @@ def _c13(ctx, meth, col):
                 + (
                     ""
                     if col == "accuracy"
-                    else "; digest §6 warns this gap is unlikely with standard batch JJ"
+                    else "; a gap this size is unlikely with standard batch JJ (our finding)"
                 ),
             )
         )
