@@ -174,7 +174,7 @@ CLAIMS = [
         how="rel",
         tolerance="claims.sign_p_rel",
         data_kind="identity",
-        note="our value: exact two-sided binomial p (the printed p does not match the printed counts)",
+        note="our value: exact two-sided binomial p (the printed p and counts disagree)",
     ),
     Claim(
         "C3.4b",
