@@ -64,8 +64,9 @@ class Corpus:
 
 @dataclass(frozen=True)
 class Train:
-    """CGS with Minka alpha/beta on the MALLET schedule (Sec. 1.4, 5.3; P5.12); snapshots
-    for Figs 5.7-5.10; ~test_frac held out; perturbed topics for Table 5.1 (P5.13)."""
+    """CGS with Minka alpha/beta on the MALLET schedule (Sec. 5.3; the schedule is inferred
+    from Figs 5.7 and 5.11); snapshots for Figs 5.7-5.10; ~test_frac held out; perturbed
+    topics for Table 5.1 (Sec. 5.3.1)."""
 
     K: int
     n_iter: int
@@ -84,7 +85,8 @@ class Train:
 @dataclass(frozen=True)
 class Compare:
     """Estimator comparison (Tables 5.1-5.3): temperatures of the cheap/expensive regimes,
-    runs per document, burn = r_{n-1} burn-in sweeps (AMBIG, P5.4), S importance samples."""
+    runs per document, burn = r_{n-1} burn-in sweeps (Sec. 5.2.1; their number the document
+    leaves open), S importance samples."""
 
     cheap_temps: int
     expensive_temps: int
@@ -109,7 +111,8 @@ class Iteration:
 
 @dataclass(frozen=True)
 class NTemps:
-    """Fig 5.6: grid of temperature counts (AMBIG), S samples, burn-in, max doc length."""
+    """Fig 5.6: grid of temperature counts (not given in the document; ours), S samples,
+    burn-in, max doc length."""
 
     grid: list[int]
     S: int
