@@ -12,7 +12,7 @@ scored tokens; perplexity = exp(-average).
 
 The theta estimator is the SCVB0/CVB0 document update at its fixed point (Eq. 4.43
 with topics frozen), used for every method so that only the topics differ. This is a
-documented choice: the thesis does not say how test documents were inferred (AMBIG).
+documented choice: the thesis does not say how test documents were inferred.
 """
 
 from __future__ import annotations

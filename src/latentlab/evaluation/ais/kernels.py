@@ -262,7 +262,8 @@ def anneal_convex(z, nk, phi1_d, phi2_d, a1, a2, n, first_sweeps, st, p, ab):
 
 @njit(cache=True)
 def anneal_geometric(z, nk, lphi1_d, lphi2_d, a1, a2, n, first_sweeps, st, p):
-    """Geometric path from model 2 to model 1 (Eqs. 5.29-5.31, RECON of 5.31):
+    """Geometric path from model 2 to model 1 (Eqs. 5.29-5.31; 5.31 is garbled in our
+    copy and rebuilt here):
     log w = (1/n) sum_j [log P(w, z_j | 1) - log P(w, z_j | 2)]. Returns (log w, updates)."""
     N = z.shape[0]
     logw = 0.0

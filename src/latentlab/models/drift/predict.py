@@ -19,7 +19,7 @@ from latentlab.errors import ConfigError
 if TYPE_CHECKING:  # the sampler (numba kernels) is not needed to score predictions
     from latentlab.models.drift.sampler import State
 
-CLIP = 1e-6  # probabilities are clipped to [CLIP, 1 − CLIP] before logs (pitfall P2.10)
+CLIP = 1e-6  # probabilities are clipped to [CLIP, 1 − CLIP] before logs (ours)
 
 
 def pairs(N: int):

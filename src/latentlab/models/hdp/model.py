@@ -352,7 +352,8 @@ class HDPLDA:
         return int(sum(getattr(self, n).nbytes for n in names))
 
     def fold_in(self, docs, n_iter: int = 100, seed: int = 0) -> np.ndarray:
-        """E[θ] of unseen documents with the global statistics frozen (Sec 6.4 [AMBIG]).
+        """E[θ] of unseen documents with the global statistics frozen (Sec 6.4; the fold-in
+        procedure is not in the paper, ours).
 
         Runs the method's own token update over each document's tokens for ``n_iter``
         sweeps using only that document's E[n_dk] (and V[n_dk]); nkv, nk stay fixed.

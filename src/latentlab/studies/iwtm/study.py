@@ -184,7 +184,8 @@ class Scene8Cfg:
     """Fig 4.3 (Sec. 4.5.3): Gibbs IWTM alone (DLTM is quoted, not reimplemented) on
     ``dataset`` (scene8; smoke: syn_iwtm) at T = 100; training = the first ``n_train``
     pool images per class, test = a seeded ``test_per_class`` of every class's images
-    outside the pool (the document: 100 + 100 per class [U]; null = all of them). The
+    outside the pool (the document: "100 images per class ... for training and testing",
+    which leaves the test size unclear; null = all of them). The
     other Gibbs settings are the ``gibbs`` section's. ``reduction``: what this run leaves
     out of the document's protocol (recorded in the outputs)."""
 

@@ -348,7 +348,7 @@ def _(ctx):
         large.cvb0_err_exact.to_numpy(),
         labels=("CVB error", "CVB0 error"),
         unit="word counts",
-        note=f"against the exact Poisson-binomial expectation (P4.8); vs the MC truth: {vs_mc}",
+        note=f"against the exact Poisson-binomial expectation (our DP); vs the MC truth: {vs_mc}",
     )
 
 

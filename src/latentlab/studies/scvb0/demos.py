@@ -62,7 +62,7 @@ def approximation_errors(
 ) -> pd.DataFrame:
     """L1 error of the CVB0 (log(E n + alpha)) and second-order CVB (Eq. 4.25)
     approximations to E[log(n + alpha)], n ~ Poisson-binomial(gamma),
-    gamma_j ~ Beta(0.1, 0.1), against the exact expectation (DP, P4.8) and against a
+    gamma_j ~ Beta(0.1, 0.1), against the exact expectation (a DP of ours) and against a
     ``mc_draws``-sample Monte Carlo estimate (the thesis's truth), averaged over
     ``repeats`` draws of gamma."""
     from .demo_kernels import poisson_binomial_pmf  # numba: only Fig 4.10 needs it
