@@ -85,7 +85,7 @@ def test_standard_ais_weights_unbiased_at_three_temperatures(run):
 
 @pytest.mark.parametrize("path", ["convex", "geometric"])
 def test_ratio_ais_weights_unbiased_at_three_temperatures(run, path):
-    """Eq. 5.28: E[w] = P(w|1) / P(w|2); the burn-in at model 2 (P5.4) makes the start an
+    """Eq. 5.28: E[w] = P(w|1) / P(w|2); the burn-in at model 2 (Sec. 5.2.1) makes the start an
     (essentially) exact draw on a 6-token document."""
     phis, alphas, doc, exact = run
     m1 = ais.TopicModel(phis[-1], alphas[-1])

@@ -29,7 +29,8 @@ def test_gamma_bounds_eq20(alpha):
     "alpha,n,err", [(0.0122, 2, 0.012), (0.05, 2, 0.049), (0.05, 20, 0.175), (0.5, 20, 1.61)]
 )
 def test_ratio_approximation_error(alpha, n, err):
-    """Γ(α+n)/Γ(α) ≈ Γ(n)·α; log error (exact − approx) as in digest §3.4."""
+    """Γ(α+n)/Γ(α) ≈ Γ(n)·α; log error (exact − approx) of the
+    approximation of Sec 5.2 (Eqs 20–23)."""
     exact = gammaln(alpha + n) - gammaln(alpha)
     approx = gammaln(n) + np.log(alpha)
     assert exact - approx == pytest.approx(err, abs=0.006)
