@@ -84,7 +84,7 @@ class HDPLDA:
         }
 
     def _init(self, data: TokenCorpus) -> None:
-        """Sec. 6.1: q ∝ 0.1 + U[0,1] i.i.d. per token and topic; α0 = 0.1, E[π_k] = 1/T
+        """Sec. 6: q ∝ 0.1 + U[0,1] i.i.d. per token and topic; α0 = 0.1, E[π_k] = 1/T
         (our reading of "α0π_k = 0.1/T")."""
         data.validate()
         if data.n_tokens == 0:
@@ -134,7 +134,7 @@ class HDPLDA:
         if not self.proposed:
             # CVB: q(α0), q(β0), q(γ0) start with means equal to the initial values; the
             # geometric expectations used by the first sweep equal them as well (ours; the
-            # paper gives only the initial values, Sec. 6.1).
+            # paper gives only the initial values, Sec. 6).
             self.E_alpha0 = self.G_alpha0 = self.alpha0
             self.E_beta0 = self.G_beta0 = self.beta0
             self.E_gamma0 = self.gamma0
@@ -301,7 +301,7 @@ class HDPLDA:
 
     # ------------------------------------------------------------- fit / eval
     def fit(self, corpus, n_iter: int = 100, callback=None) -> HDPLDA:
-        """Initialise (Sec. 6.1) and run ``n_iter`` iterations on ``corpus`` (a BowCorpus, or a
+        """Initialise (Sec. 6) and run ``n_iter`` iterations on ``corpus`` (a BowCorpus, or a
         TokenCorpus whose token order is kept); ``callback(model, info)`` after each
         iteration stops the fit when it returns True (``info``: iteration, entropy, seconds)."""
         self._init(as_tokens(corpus))

@@ -32,9 +32,9 @@ class Hyperprior:
 class HDPOptions:
     """Choices seed 001 leaves open, with our defaults.
 
-    alpha0_init, gamma0_init:   Sec. 6.1: α0π_k = 0.1/T read as α0 = 0.1, E[π_k] = 1/T
+    alpha0_init, gamma0_init:   Sec. 6: α0π_k = 0.1/T read as α0 = 0.1, E[π_k] = 1/T
                                 (q(π̃_k) = Beta(1, T − k)); initial γ0 = 1 (not given).
-    beta_init:                  Sec. 6.1 "β0τ_v = 0.1/T": ``literal`` (β0 = 0.1·V/T, τ = 1/V),
+    beta_init:                  Sec. 6 "β0τ_v = 0.1/T": ``literal`` (β0 = 0.1·V/T, τ = 1/V),
                                 ``per_V`` (β0 = 0.1, i.e. a typo for 0.1/V), ``unnormalised``
                                 (β0 = 0.1 and β_v = 0.1/T in the first sweep only).
     fp_max_iter, fp_tol:        inner Minka iterations for α0 (Eq 29) and β0 (Eq 30).

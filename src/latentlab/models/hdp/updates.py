@@ -73,7 +73,7 @@ def stick_log_geometric(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 def uniform_stick(T: int) -> tuple[np.ndarray, np.ndarray]:
     """q(π̃) with E[π_k] = 1/T exactly: a_k = 1, b_k = T − k (1-based; derived here for
-    Sec. 6.1's initialisation)."""
+    Sec. 6's initialisation)."""
     k = np.arange(1, T)
     return np.ones(T - 1), (T - k).astype(np.float64)
 
