@@ -131,7 +131,7 @@ def test_every_ais_estimator_converges_and_its_variance_falls(run):
 
 
 def test_left_to_right_spread_falls_with_particles(run):
-    """Left-to-right (section 5.2), 400 independent runs (copies of the document, each
+    """Left-to-right (Sec. 5.1.1), 400 independent runs (copies of the document, each
     with its own seed) with R = 1, 10, 100 particles: the spread of the estimate falls
     about as 1/R and the mean approaches the exact value (Wallach's LR is not exactly
     consistent for N > 2, so within 0.05)."""

@@ -1,5 +1,5 @@
 """Global updates of seed 001: Γ approximations (Eq 20), sticks (Eqs 24–28), fixed points
-(Eqs 29, 30), γ0 (Eq 33), τ (Eq 31) and the Teh–Kurihara–Welling expectations (§3.2)."""
+(Eqs 29, 30), γ0 (Eq 33), τ (Eq 31) and the Teh–Kurihara–Welling expectations ([24], as coded in infpy)."""
 
 import numpy as np
 import pytest
@@ -142,7 +142,7 @@ def _poisson_binomial(p):
 
 
 def test_expected_tables_close_to_exact_enumeration():
-    """E[s] = E[α(Ψ(α+n) − Ψ(α))] over n ~ Poisson-binomial(q); Taylor form of §3.2."""
+    """E[s] = E[α(Ψ(α+n) − Ψ(α))] over n ~ Poisson-binomial(q); Taylor form of [24] (via infpy)."""
     q = np.array([0.9, 0.7, 0.5, 0.8, 0.3, 0.6, 0.95, 0.4])
     alpha = 0.05
     dist = _poisson_binomial(q)
