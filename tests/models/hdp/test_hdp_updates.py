@@ -1,5 +1,6 @@
 """Global updates of seed 001: Γ approximations (Eq 20), sticks (Eqs 24–28), fixed points
-(Eqs 29, 30), γ0 (Eq 33), τ (Eq 31) and the Teh–Kurihara–Welling expectations ([24], as coded in infpy)."""
+(Eqs 29, 30), γ0 (Eq 33), τ (Eq 31) and the Teh–Kurihara–Welling expectations ([24], as coded
+in infpy)."""
 
 import numpy as np
 import pytest
