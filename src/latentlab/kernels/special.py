@@ -2,7 +2,7 @@
 (Dirichlet-multinomial) log-probability of an assignment sequence.
 
 Polya(z | a) is the probability of the *ordered* sequence z with topic counts n_k
-(n = sum n_k, A = sum a_k), no multinomial coefficient (Foulds 2014 digest Sec. 1.2;
+(n = sum n_k, A = sum a_k), no multinomial coefficient (Foulds 2014, Sec. 3.4 and Eq. 5.22;
 Minka 2000):
 
     log Polya(z | a) = log G(A) - log G(A + n) + sum_{k: n_k > 0} [log G(n_k + a_k) - log G(a_k)].

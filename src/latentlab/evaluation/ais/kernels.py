@@ -10,14 +10,16 @@ Conventions shared by every kernel
   (N x K, C order) and, where logs are needed, ``lphi_d = log(phi_d)``. Gathering rows once
   per document keeps the inner loop on contiguous memory.
 * ``z`` (int64[N]) holds the assignments, ``nk`` (float64[K]) the document's topic counts.
-* Every Gibbs conditional excludes the current token's own count, n_k^{-i} (pitfall P5.2).
+* Every Gibbs conditional excludes the current token's own count, n_k^{-i} (Eq. 1.17;
+  Algorithm 8 as printed omits the exclusion).
 * Temperatures: beta_j = 1 - j/n, j = 0..n; beta_0 = 1 is the target (model 1 / posterior),
   beta_n = 0 the start. The loop runs j = n-1 .. 0: transition at level j+1, then add
-  log f_j(z) - log f_{j+1}(z) (Neal 2001, Eq. 5.19; pitfall P5.3).
+  log f_j(z) - log f_{j+1}(z) (Neal 2001; Eq. 5.19).
 * Polya(z | alpha) is the probability of the ordered sequence, no multinomial coefficient
-  (section 1.2, pitfall P5.1).
+  (f_n of Eq. 5.22 is a distribution over sequences).
 * Kernels return the number of token-level Gibbs updates they performed, so budgets can
-  be compared honestly (pitfall P5.7).
+  be compared honestly (Sec. 5.3 matches LR's particles to AIS's temperatures by
+  Gibbs updates).
 """
 
 from __future__ import annotations
@@ -38,7 +40,7 @@ from latentlab.kernels.special import log_polya
 @njit(cache=True)
 def sweep_fixed(z, nk, phi_d, alpha, st, p):
     """One Gibbs sweep with the topics fixed: P(z_i = k) ∝ (n_k^{-i} + alpha_k) Phi_{w_i k}
-    (section 1.3, last line; Eq. 1.17 with Phi known)."""
+    (Eq. 1.17 with Phi known)."""
     K = alpha.shape[0]
     for i in range(z.shape[0]):
         nk[z[i]] -= 1.0
@@ -66,7 +68,7 @@ def sweep_convex(z, nk, phi1_d, phi2_d, a_b, b, st, p):
 
 @njit(cache=True)
 def sweep_geometric(z, nk, lphi1_d, lphi2_d, a1, a2, b, st, p):
-    """Geometric-path transition (Eq. 5.30), on the log scale then normalised (P5.6):
+    """Geometric-path transition (Eq. 5.30), on the log scale then normalised:
     P(z_i = k) ∝ [(n_k^{-i}+a1_k) Phi1]^b [(n_k^{-i}+a2_k) Phi2]^(1-b).
     log(n_k + a_k) is kept per topic and refreshed only for the two topics that change."""
     K = a1.shape[0]
@@ -100,7 +102,7 @@ def anneal_convex(z, nk, phi1_d, phi2_d, a1, a2, n, first_sweeps, st, p, ab):
     """Convex path from model 2 (beta = 0) to model 1 (beta = 1), Algorithm 8 / Eq. 5.33.
 
     ``first_sweeps`` = r_{n-1}: sweeps at model 2 before the first weight (burn-in for
-    ratio-AIS, P5.4; 1 for a warm-started iteration-AIS link). Returns (log w, updates);
+    ratio-AIS, Sec. 5.2.1; 1 for a warm-started iteration-AIS link). Returns (log w, updates);
     log w estimates log P(w|1) - log P(w|2) (Eq. 5.28).
     """
     N = z.shape[0]
@@ -159,7 +161,8 @@ def anneal_convex(z, nk, phi1_d, phi2_d, a1, a2, n, first_sweeps, st, p, ab):
 
 @njit(cache=True)
 def anneal_geometric(z, nk, lphi1_d, lphi2_d, a1, a2, n, first_sweeps, st, p):
-    """Geometric path from model 2 to model 1 (Eqs. 5.29-5.31, RECON of 5.31):
+    """Geometric path from model 2 to model 1 (Eqs. 5.29-5.31; 5.31 is garbled in our
+    copy and rebuilt here):
     log w = (1/n) sum_j [log P(w, z_j | 1) - log P(w, z_j | 2)]. Returns (log w, updates)."""
     N = z.shape[0]
     logw = 0.0
@@ -207,7 +210,7 @@ def ratio_doc(phi1_d, phi2_d, a1, a2, n, burn, S, geometric, st, out):
 
 @njit(cache=True)
 def lr_doc(phi_d, alpha, R, st):
-    """Left-to-right estimate of log P(w | Phi, alpha) with R particles (section 5.2,
+    """Left-to-right estimate of log P(w | Phi, alpha) with R particles (Sec. 5.1.1,
     Wallach et al. 2009b). Returns (estimate, updates = R N (N+1)/2)."""
     N, K = phi_d.shape
     asum = 0.0

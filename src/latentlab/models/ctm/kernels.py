@@ -134,7 +134,7 @@ def laplace_doc_nb(counts, lbw, mu, P, logdetS, m0, tol, max_iter, newton_tol, m
 @njit(cache=True)
 def _delta_g_and_grad(m, v, nbar, N, mu, P, Pd):
     """Eq. 17 (diagonal V, m-dependent part, no constants) and its gradient (third derivatives
-    of f, digest §2.1 [R, derived])."""
+    of f, derived here)."""
     mx = m.max()
     p = np.exp(m - mx)
     p /= p.sum()
@@ -260,7 +260,7 @@ def delta_doc_nb(counts, lbw, mu, P, logdetS, m0, tol, max_iter, inner, gtol, ma
 
 @njit(cache=True)
 def bl_doc_nb(counts, lbw, mu, P, logdetS, lam0, tol, max_iter, gtol, nu_init):
-    """Blei & Lafferty (2007) per-document inference (ctm-c ``var_inference`` order, digest §3.1),
+    """Blei & Lafferty (2007) per-document inference (ctm-c ``var_inference`` order),
     K-1 free dimensions. The lambda step maximises the same strictly concave function as ctm-c's
     Fletcher-Reeves CG, here by damped Newton to max |grad| < gtol (same maximiser; the reference
     implementation uses scipy CG). nu^2: Newton in log space per coordinate (restart doubles the

@@ -88,7 +88,8 @@ def network_loglik(Y, O, eta, link, sd):
 def doc_alpha(Z, rowsum, s, r, lam, gamma, alpha_plus, out):
     """α^(d) of Eqs. 2.30 / 2.31 (A.1, A.2; A.6-A.8 with the padded Z̄) into ``out``.
 
-    An entity with no active feature routes its γ share to the flat part (pitfall P2.11).
+    An entity with no active feature routes its γ share to the flat part (ours: Eq. 2.31's share is
+    0/0 then).
     """
     K = Z.shape[1]
     flat = (1.0 - gamma) / K

@@ -224,7 +224,7 @@ def extend(st: State, hyper: Hyper, M: int, rng, max_new: int = 100_000) -> Stat
     s = rng.uniform(0.0, astar)
     # semi-ordered representation (Teh et al. 2007): the inactive sticks are ordered among
     # themselves from a_0 = 1, independently of the active ones (a Poisson process of
-    # intensity α a^{-1}(1-a)^M given Z). Starting them from a* (the digest's reading)
+    # intensity α a^{-1}(1-a)^M given Z). Starting them from a* (a reading Sec. 2.5 allows)
     # fails the prior test (K⁺ 1.5 instead of 2.5 at N = T = 2).
     new, a_prev = [], 1.0
     sticks = StickSampler(st.alpha, M, s_min=s)

@@ -586,8 +586,8 @@ class IWTMGibbs:
             self.alpha_y[c] = np.exp(res.x)
 
     def update_alpha0(self):
-        """alpha0 by the Antoniak table-count likelihood (digest Sec. 2.7 proposal; the
-        thesis says 'optimized' without a method)."""
+        """alpha0 by the Antoniak table-count likelihood (our choice; the thesis, Sec. 4.5.1,
+        says 'optimized' without a method)."""
         live = self.table_n[: self.counters[1]] > 0
         m_r = np.bincount(self.table_rest[: self.counters[1]][live], minlength=self.T)
         n_r = self.n_r.astype(float)

@@ -1,6 +1,7 @@
 """Supervised LDA on visual words with a class-specific Dirichlet (Fei-Fei & Perona's
 Theme Model 1; the ch. 4 baseline of Waters 2014), collapsed Gibbs:
-p(z = t) ∝ (alpha_yt + N_dt)(beta + n_tw)/(W beta + n_t) (digest Sec. 2.8); test
+p(z = t) ∝ (alpha_yt + N_dt)(beta + n_tw)/(W beta + n_t) (Sec. 4.5.1's LDA baseline;
+the conditional is written out here); test
 documents use the class-marginalised prior (4.3) against the frozen training counts."""
 
 from __future__ import annotations

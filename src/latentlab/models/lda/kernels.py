@@ -67,7 +67,7 @@ def count_assignments(ptr, w, z, K, W):
 
 @njit(cache=True)
 def fixed_phi_sweep(w, z, ndk, phi_wk, alpha, u, p):
-    """One Gibbs sweep over one document with topics fixed (digest Sec. 1.3):
+    """One Gibbs sweep over one document with topics fixed (thesis Eq. 4.21, Phi fixed):
     P(z_i = k | rest) ∝ (n_k^{(d)-i} + alpha_k) Phi_{w_i k}. ``phi_wk`` is W x K."""
     K = ndk.shape[0]
     for i in range(w.shape[0]):
@@ -385,7 +385,7 @@ def svb_minibatch(
     docs, indptr, wids, cnts, L, lscale, Lsum, eta, W, alpha, n_local, tol, gamma0,
     acc, touched, touched_list, expElogbeta, gamma_out,
 ):  # fmt: skip
-    """Local step of stochastic VB for one minibatch (Hoffman et al. 2010; digest 4.2).
+    """Local step of stochastic VB for one minibatch (Hoffman et al. 2010; thesis Alg. 6).
 
     lambda = eta + ``lscale * L`` (W x K word-major, lazily scaled), column sums
     sum_w lambda_kw = W eta + lscale * Lsum_k. exp(E[log Phi_kw]) is computed once for

@@ -1,5 +1,5 @@
 """Document-topic proportions with the topics frozen: the SCVB0/CVB0 document update at
-its fixed point (Eq. 4.43 with topics frozen, digest Sec. 4.3). SCVB0's ``theta()`` and the
+its fixed point (Eq. 4.43 with topics frozen). SCVB0's ``theta()`` and the
 held-out evaluation (:mod:`latentlab.evaluation.heldout`) both use it; it lives with the
 models so that no model imports ``latentlab.evaluation``."""
 
@@ -16,7 +16,8 @@ def estimate_theta(
 ) -> np.ndarray:
     """theta (D x K) of each document of ``corpus`` with topics ``phi_wk`` (W x K) frozen:
     the fixed point of N_dk = sum_i m_i gamma_ik, gamma_ik ∝ (N_dk + alpha_k) Phi_wk,
-    then theta_dk = (N_dk + alpha_k)/(C_d + sum alpha) (digest Sec. 4.3)."""
+    then theta_dk = (N_dk + alpha_k)/(C_d + sum alpha) (the Rao-Blackwellised estimate of
+    thesis Sec. 4.1.3)."""
     from latentlab.models.lda import kernels
 
     phi_wk = np.ascontiguousarray(phi_wk, dtype=np.float64)

@@ -48,7 +48,8 @@ def tir_sweep(
 ):
     """One sweep of the approximate collapsed Gibbs sampler (Eq 3.4 without the Polya
     product). With ``refresh`` the prior of d is recomputed from the cited documents'
-    current counts when d is visited (pitfall P3.1); otherwise ``alpha_dk`` is used as
+    current counts when d is visited (ours: the thesis does not say when the
+    priors are refreshed); otherwise ``alpha_dk`` is used as
     given (DMR, LDA)."""
     D = ptr.shape[0] - 1
     for d in range(D):

@@ -28,7 +28,7 @@ def config_keys():
 
 
 def make_method(name: str, s: Model, K: int, seed: int, minibatch: int | None = None):
-    """SCVB0 (Alg. 7, digest 4.3) or SVB-Bx-Oy (digest 4.2), with the study's settings;
+    """SCVB0 (Alg. 7) or SVB-Bx-Oy (Sec. 4.3.1), with the study's settings;
     a bad setting is reported under its scvb0 config key."""
     common = dict(K=K, alpha=s.alpha, beta=s.beta, minibatch=minibatch or s.minibatch, seed=seed)
     with config_keys():

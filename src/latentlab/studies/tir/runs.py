@@ -151,7 +151,7 @@ def score_heldout(phi_wk, alphas, held_ptr, held_w, n_temps, S, seed, stream):
 def fit(ctx):
     """Table 3.1: one model (wildcard ``model``: lda, tir, tire, dmr) trained on the
     training halves; every ``sample_every``-th post-burn-in sample scores the held-out
-    halves by AIS; the likelihoods are averaged over samples (pitfall P3.4)."""
+    halves by AIS; the likelihoods are averaged over samples (Sec. 3.5.2)."""
     from latentlab.models.lda import CGS
 
     f, a = ctx.settings.fit, ctx.settings.ais
