@@ -1,5 +1,5 @@
 # Study ais_eval: Foulds (2014) chapter 5, likelihood estimators for topic models
-# (digest 004 Sec. 5, 6.4, 8 "Chapter 5"). One rule per kind of step; every step is
+# (Secs 5.1-5.3). One rule per kind of step; every step is
 # `python -m latentlab ais_eval <step>` with only the config keys it reads (step_params)
 # and every path named here (io_args). Corpora have roles: nips, acl (Sec. 5.3).
 from latentlab.studies.ais_eval.study import (

@@ -1,5 +1,5 @@
 # Study drift: DRIFT / LFRM on synthetic and Enron networks (Foulds 2014, ch. 2; seed 004,
-# digest §2, §6.1). Thin rules: the logic is in src/latentlab/studies/drift/.
+# Secs 2.4-2.7). Thin rules: the logic is in src/latentlab/studies/drift/.
 
 DR = config["drift"]
 DR_OUT = f"{OUT}/drift"

@@ -1,5 +1,5 @@
 # Study nonconjugate_vi: Wang & Blei (JMLR 2013), Laplace and delta-method variational
-# inference (seed 002; digest 002 §4, §6). Steps: latentlab.studies.nonconjugate_vi
+# inference (seed 002; Secs 4-5). Steps: latentlab.studies.nonconjugate_vi
 # (`python -m latentlab nonconjugate_vi --help`); settings and their defaults: its study.py.
 
 NCV_STUDY = _study_shape("nonconjugate_vi")

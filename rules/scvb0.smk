@@ -1,4 +1,4 @@
-# Study scvb0: Foulds (2014) chapter 4, SCVB0 vs SVB (digest 004 Sec. 4, 6.3, 8).
+# Study scvb0: Foulds (2014) chapter 4, SCVB0 vs SVB (Secs 4.2-4.6).
 # One rule per kind of step; every step is `python -m latentlab scvb0 <step>` with only the
 # config keys it reads (step_params) and every path named here (io_args).
 

@@ -1,4 +1,4 @@
-# Study tir: topical influence regression (Foulds 2014, ch. 3; digest 004 Sec 3, 6.2, 8).
+# Study tir: topical influence regression (Foulds 2014, ch. 3; Secs 3.3-3.5).
 # Thin rules: every step is `python -m latentlab tir <step>` (src/latentlab/studies/tir/).
 
 TIR = config["tir"]

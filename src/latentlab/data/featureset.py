@@ -19,8 +19,9 @@ from latentlab.errors import DataError
 
 FORMAT = "latentlab.featureset"
 
-# Subsets of 15-Scene used by seed 003 (digest Sec 7): 13-scene (Fei-Fei & Perona 2005) =
-# all but Industrial and Store; 8-scene (Oliva & Torralba 2001) = the 8 outdoor classes.
+# Subsets of 15-Scene used by seed 003 (Waters 2014, Secs 4.5.1 and 4.5.3): 13-scene
+# (Fei-Fei & Perona 2005) = all but Industrial and Store; 8-scene (Oliva & Torralba 2001) =
+# the 8 outdoor classes.
 SCENE8 = ["Coast", "Forest", "Highway", "InsideCity", "Mountain", "OpenCountry", "Street",
           "TallBuilding"]  # fmt: skip
 SCENE13 = sorted(SCENE8 + ["Bedroom", "Kitchen", "LivingRoom", "Office", "Suburb"])

@@ -315,7 +315,8 @@ def split_within_documents(
 
     Each document's tokens are shuffled with a seeded generator and the first
     ``n_train = clip(round(frac·n_d), 1, n_d − 1)`` go to training, in that shuffled order
-    (Python's round: ties to even; digest 001 §7.8 item 17). Documents with fewer than 2
+    (Python's round: ties to even; Sato et al. 2012, Sec. 6.3, give only "80 %"/"20 %", the
+    rounding is ours). Documents with fewer than 2
     tokens cannot give both parts: ``short_docs="drop"`` removes them (counted in
     ``info``), ``"error"`` stops naming the document. Test words never seen among the
     training tokens: ``oov_rule="drop"`` removes those test tokens (counted), ``"keep"``
@@ -386,7 +387,7 @@ def split_within_documents(
 
 @dataclass
 class LinkTask:
-    """Bags of links with held-out query links (Sec 6.5 protocol, digest §4.6)."""
+    """Bags of links with held-out query links (Sato et al. 2012, Sec 6.5 protocol)."""
 
     corpus: BowCorpus  # node j's training bag: its remaining neighbours (count 1 each)
     queries: np.ndarray  # query node ids (degree > min_links)
@@ -473,9 +474,10 @@ def link_task(
 # Document completion on (word ids, counts) documents (nonconjugate_vi, seed 002 Sec 5.1).
 # =====================================================================================
 def split_doc_halves(docs: list, seed: int) -> tuple[list, list, np.ndarray]:
-    """Document completion split of documents given as (word ids, counts) (seed 002, digest
-    §4.1 [GAP] rule): expand tokens, permute with one seeded generator over the documents in
-    order, first floor(N/2) observed, rest evaluated. Documents with N < 2 are skipped; the
+    """Document completion split of documents given as (word ids, counts) (Wang & Blei 2013,
+    Sec. 5.1, split each test document "in two halves" without a rule; ours): expand
+    tokens, permute with one seeded generator over the documents in order, first
+    floor(N/2) observed, rest evaluated. Documents with N < 2 are skipped; the
     returned index array lists the kept documents."""
     rng = np.random.default_rng(seed)
     obs, held, kept = [], [], []

@@ -262,7 +262,8 @@ def lda_corpus_decaying_alpha(
 
 
 def syn_iwtm(p: dict, seed: int):
-    """SYN-IWTM (seed 003, digest Sec. 9.2): documents of continuous descriptors drawn
+    """SYN-IWTM (ours, a synthetic stand-in for seed 003's scene data; not in the
+    document): documents of continuous descriptors drawn
     from the supervised IWTM generative process with known clusters, topics and labels.
 
     Clusters mu_k ~ N(0, I_dim), lambda_k ~ Gam(20, 1/(20 sd^2)); beta* ~ GEM(cluster_gem)
@@ -310,10 +311,11 @@ def syn_iwtm(p: dict, seed: int):
 
 
 # =====================================================================================
-# HDP-LDA with a known π, a labelled variant and a bag-of-links graph (seed 001, digest
-# §5.2; the hdp_pcvb0 study's smoke data). These draw π by truncated stick-breaking with
-# T − 1 Beta draws and topics from Dir(β·V·τ*), so their random streams differ from
-# :func:`hdp_corpus` above: both are kept so that existing outputs stay bit-identical.
+# HDP-LDA with a known π, a labelled variant and a bag-of-links graph (ours, stand-ins for
+# seed 001's corpora; the hdp_pcvb0 study's smoke data). These draw π by truncated
+# stick-breaking with T − 1 Beta draws and topics from Dir(β·V·τ*), so their random
+# streams differ from :func:`hdp_corpus` above: both are kept so that existing outputs stay
+# bit-identical.
 # * :func:`hdp_tsb_corpus` samples the truncated stick-breaking HDP-LDA itself, so the
 #   true π is known (Fig 2: all α0π_k < 1; C13: effective topics vs the truth).
 # * :func:`labelled_hdp_corpus` gives each of C classes its own top-level weights π^(c)

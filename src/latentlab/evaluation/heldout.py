@@ -2,16 +2,18 @@
 
 The split itself is :func:`latentlab.data.splits.completion_split`.
 
-Document completion (thesis Sec. 4.7 / Eq. 5.26; digest Sec. 5.4, P4.7): each
+Document completion (Foulds 2014 thesis, Sec. 4.3.1 and Sec. 5.1.5, Eq. 5.26): each
 held-out document's tokens are split at random into an observed half and a scored
-half (seeded; the same split for every method). The document's theta is estimated on
+half (seeded; the same split for every method). The thesis says only "split each test
+document in half"; random halves are our reading. The document's theta is estimated on
 the observed half with the topics frozen, and the scored half is evaluated as
 sum_i log sum_k theta_dk Phi_{w_i k}. The summary is the per-token average over all
 scored tokens; perplexity = exp(-average).
 
 The theta estimator is the SCVB0/CVB0 document update at its fixed point (Eq. 4.43
-with topics frozen), used for every method so that only the topics differ. This is a
-documented choice: the thesis does not say how test documents were inferred (AMBIG).
+with topics frozen; :func:`latentlab.models.lda.theta.estimate_theta`), used for every
+method so that only the topics differ. This is a documented choice: the thesis does not
+say how test documents were inferred.
 """
 
 from __future__ import annotations
@@ -20,44 +22,15 @@ import numpy as np
 
 from latentlab.data.corpus import BowCorpus
 from latentlab.data.splits import CompletionSplit
-from latentlab.errors import DataError
-
-
-def estimate_theta(
-    corpus: BowCorpus, phi_wk: np.ndarray, alpha, n_iter: int = 100, tol: float = 1e-6
-) -> np.ndarray:
-    """theta (D x K) of each document of ``corpus`` with topics ``phi_wk`` (W x K) frozen:
-    the fixed point of N_dk = sum_i m_i gamma_ik, gamma_ik ∝ (N_dk + alpha_k) Phi_wk,
-    then theta_dk = (N_dk + alpha_k)/(C_d + sum alpha) (digest Sec. 4.3)."""
-    from latentlab.models.lda import kernels
-
-    phi_wk = np.ascontiguousarray(phi_wk, dtype=np.float64)
-    _check_vocab(corpus, phi_wk)
-    K = phi_wk.shape[1]
-    alpha = np.broadcast_to(np.asarray(alpha, dtype=np.float64), (K,)).copy()
-    theta = np.empty((corpus.n_docs, K))
-    kernels.theta_fixed_point(
-        corpus.indptr, corpus.word_ids, corpus.counts.astype(np.float64), phi_wk, alpha,
-        int(n_iter), float(tol), theta,
-    )  # fmt: skip
-    return theta
-
-
-def _check_vocab(corpus, phi_wk):
-    W = phi_wk.shape[0]
-    if corpus.n_vocab != W or (len(corpus.word_ids) and corpus.word_ids.max() >= W):
-        raise DataError(
-            corpus.metadata.get("source"),
-            f"held-out vocabulary ({corpus.n_vocab}) does not match the topics' W={W}",
-        )
 
 
 def doc_loglik(corpus: BowCorpus, phi_wk: np.ndarray, theta: np.ndarray) -> np.ndarray:
     """Per-document sum_i log sum_k theta_dk Phi_{w_i k}."""
     from latentlab.models.lda import kernels
+    from latentlab.models.lda.theta import check_vocab
 
     phi_wk = np.ascontiguousarray(phi_wk, dtype=np.float64)
-    _check_vocab(corpus, phi_wk)
+    check_vocab(corpus, phi_wk)
     out = np.empty(corpus.n_docs)
     kernels.heldout_loglik(
         corpus.indptr, corpus.word_ids, corpus.counts.astype(np.float64), phi_wk,
@@ -70,6 +43,8 @@ def document_completion(
     split: CompletionSplit, phi_wk: np.ndarray, alpha, n_iter: int = 100, tol: float = 1e-6
 ) -> float:
     """Per-token held-out log-likelihood of the scored halves (document completion)."""
+    from latentlab.models.lda.theta import estimate_theta
+
     theta = estimate_theta(split.observed, phi_wk, alpha, n_iter, tol)
     ll = doc_loglik(split.scored, phi_wk, theta)
     return float(ll.sum() / split.n_scored_tokens)

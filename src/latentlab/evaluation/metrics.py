@@ -27,7 +27,8 @@ def hellinger_sq(test_theta: np.ndarray, train_theta: np.ndarray) -> np.ndarray:
 
 def knn_predict(dist: np.ndarray, train_labels: np.ndarray, k: int) -> np.ndarray:
     """Majority vote over the k nearest training documents; ties go to the class with the
-    smallest total distance among the tied classes (digest §4.5 [AMBIG])."""
+    smallest total distance among the tied classes (Sato et al. 2012, Sec. 6.4 and Fig. 4
+    do not say how ties are broken; our choice)."""
     if k < 1:
         raise DataError(None, f"k-NN needs k >= 1, got {k}")
     k = min(k, dist.shape[1])

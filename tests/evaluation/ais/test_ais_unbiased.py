@@ -85,7 +85,7 @@ def test_standard_ais_weights_unbiased_at_three_temperatures(run):
 
 @pytest.mark.parametrize("path", ["convex", "geometric"])
 def test_ratio_ais_weights_unbiased_at_three_temperatures(run, path):
-    """Eq. 5.28: E[w] = P(w|1) / P(w|2); the burn-in at model 2 (P5.4) makes the start an
+    """Eq. 5.28: E[w] = P(w|1) / P(w|2); the burn-in at model 2 (Sec. 5.2.1) makes the start an
     (essentially) exact draw on a 6-token document."""
     phis, alphas, doc, exact = run
     m1 = ais.TopicModel(phis[-1], alphas[-1])
@@ -131,7 +131,7 @@ def test_every_ais_estimator_converges_and_its_variance_falls(run):
 
 
 def test_left_to_right_spread_falls_with_particles(run):
-    """Left-to-right (section 5.2), 400 independent runs (copies of the document, each
+    """Left-to-right (Sec. 5.1.1), 400 independent runs (copies of the document, each
     with its own seed) with R = 1, 10, 100 particles: the spread of the estimate falls
     about as 1/R and the mean approaches the exact value (Wallach's LR is not exactly
     consistent for N > 2, so within 0.05)."""

@@ -9,7 +9,7 @@ Documents drawn from a known CTM (K = 3 and 5, 8-40 tokens). With phi profiled o
   + K/2 log 2 pi.
 * Delta, diagonal V (Sec. 3.2, Eq. 17): maximising Eq. 21 over (v, phi) leaves
   G(m) = J(m) - 1/2 sum_i log(-H_ii(m)) + K/2 log 2 pi, which the delta E-step maximises.
-* Blei-Lafferty (ctm-c, digest §3.1): with zeta and phi at their optima the bound is
+* Blei-Lafferty (ctm-c ``lhood_bnd``): with zeta and phi at their optima the bound is
   B(lambda, nu^2) = ... - N log(1 + sum_i exp(lambda_i + nu_i^2 / 2)) + sum_n lse(...).
 
 Each E-step, run at the study's settings (config/real.yaml nonconjugate_vi.ctm: E-step tol

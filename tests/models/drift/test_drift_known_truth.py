@@ -1,10 +1,11 @@
 """Issue 22, case 2: DRIFT on networks drawn from its own model with persistent features.
 
-The check that would fail if the sampler were wrong. Data: K = 3 features with the
-digest's W (§6.1: diag 3, off-diagonal −1) and ε = −2; Z from the chains of Eq. 2.19 with
-every a_k = 0.04 and b_k = 0.96, i.e. on- and off-spells of mean length 25 = T/4 steps,
-so that Z^(t) ≈ Z^(t−1) (features are memberships that persist and change a few times in
-the window, Sec. 2.4: "an individual's features may change over time").
+The check that would fail if the sampler were wrong. Data: K = 3 features with the W of our
+Fig. 2.2 replication (diag 3, off-diagonal −1; the document gives none) and ε = −2; Z from
+the chains of Eq. 2.19 with every a_k = 0.04 and b_k = 0.96, i.e. on- and off-spells of mean
+length 25 = T/4 steps, so that Z^(t) ≈ Z^(t−1) (features are memberships that persist and
+change a few times in the window, Sec. 2.4: "an individual's features may change over
+time").
 
 If (Z, a, b, W, ε) is drawn from the prior and Y from the likelihood, the generating state
 is an exact draw from the posterior p(· | Y); any MCMC kernel that leaves the posterior

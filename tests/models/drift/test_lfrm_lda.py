@@ -80,7 +80,7 @@ def test_alpha_formula_by_hand():
     flat = 0.4 / 3
     assert np.allclose(A[0], 2 * (np.array([0.075, 0.075, 0.45]) + flat))
     assert np.allclose(A[1], 2 * (np.array([0.3, 0.3, 0.0]) + flat))
-    assert np.allclose(A[2], np.full(3, 2 / 3))  # no feature: the γ mass goes flat (P2.11)
+    assert np.allclose(A[2], np.full(3, 2 / 3))  # no feature: the γ mass goes flat (our rule)
     assert np.allclose(A.sum(1), 2.0)
     assert np.allclose(A, ref.lda_alphas(Z, snd, rcv, lam, 0.6, 2.0))
 

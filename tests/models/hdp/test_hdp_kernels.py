@@ -225,7 +225,7 @@ def test_log1m_within_one_ulp_of_log1p():
 
 def test_sweep_second_log_space_when_products_are_subnormal():
     """Eq 34 for a token whose products x1·x2/x3 are all subnormal (a lone token of a word
-    seen nowhere else, under tiny priors): q is §7.5's log-space form of the same factors
+    seen nowhere else, under tiny priors): q is the log-space form of the same factors
     (a product form alone would keep ~3 digits here)."""
     doc_ptr = np.array([0, 1, 6], dtype=np.int64)
     words = np.array([0, 1, 1, 1, 1, 1], dtype=np.int32)
@@ -242,7 +242,7 @@ def test_sweep_second_log_space_when_products_are_subnormal():
     x1, x2, x3 = ap, np.full(T, bv[0]), nk_m + b0
     r = x1 * x2 / x3
     assert np.all(r < 1e-300) and np.all(r > 0)
-    lq = np.log(r) + vk_m / (2 * x3**2)  # §7.5 as written (V[n_dk^-] = V[n_kw^-] = 0 here)
+    lq = np.log(r) + vk_m / (2 * x3**2)  # the log-space form (V[n_dk^-] = V[n_kw^-] = 0 here)
     ref = np.exp(lq - lq.max())
     np.testing.assert_allclose(q[0], ref / ref.sum(), rtol=1e-12)
     np.testing.assert_allclose(q.sum(1), 1.0)
@@ -250,7 +250,7 @@ def test_sweep_second_log_space_when_products_are_subnormal():
 
 @pytest.mark.parametrize("update_global", [True, False])
 def test_sweep_second_equals_log_space_form(update_global):
-    """The product form of the Eq 34 update equals §7.5's log-space form token by token, on
+    """The product form of the Eq 34 update equals the log-space form token by token, on
     counts spanning many magnitudes (second-order corrections from 0 to large)."""
     doc_ptr, words, q, V, T, rng = _tiny(seed=23, N=5, V=6, T=7, lens=(9, 2, 14, 5, 8))
     q = rng.dirichlet(np.full(T, 0.05), len(words))  # peaked q: large and tiny counts
@@ -262,7 +262,7 @@ def test_sweep_second_equals_log_space_form(update_global):
     q1, c1 = q.copy(), [a.copy() for a in (ndk, nkv, nk, vdk, vkv, vk)]
     kernels.sweep_second(doc_ptr, words, q1, *c1, ap, bv, b0, order, update_global, False)
     q2, (ndk, nkv, nk, vdk, vkv, vk) = q.copy(), [a.copy() for a in (ndk, nkv, nk, vdk, vkv, vk)]
-    for d in order:  # §7.5 in numpy, token by token, with the kernel's clipping
+    for d in order:  # the log-space form in numpy, token by token, with the kernel's clipping
         for i in range(doc_ptr[d], doc_ptr[d + 1]):
             w, qi = words[i], q2[i].copy()
             vq = qi * (1 - qi)

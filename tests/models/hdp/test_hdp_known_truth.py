@@ -11,7 +11,7 @@ topic structure sits at the unigram; halfway separates the two without being fit
 our own numbers (the same rule as issue 21's "at most half the document's gap").
 
 Outcome (published/real/REVERSALS.md): from the document's initialisation
-(Sec 6, §3.7: α0π_k = β0τ_v = 0.1/T, q ∝ 0.1 + u) six configurations recover the model at
+(Sec 6: α0π_k = β0τ_v = 0.1/T, q ∝ 0.1 + u) six configurations recover the model at
 T = 300; CVB0 AA and PCVB0 AA stay at the symmetric state (unigram-level perplexity):
 estimated from the near-uniform q of the first sweep, β0 is large, and the learned τ
 (Eq 31 τ_v ∝ Σ_k E[I(n_kv ≥ 1)]; [24]'s q(τ)) grows with the word's count, so the prior

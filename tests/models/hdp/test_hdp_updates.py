@@ -1,5 +1,6 @@
 """Global updates of seed 001: Γ approximations (Eq 20), sticks (Eqs 24–28), fixed points
-(Eqs 29, 30), γ0 (Eq 33), τ (Eq 31) and the Teh–Kurihara–Welling expectations (§3.2)."""
+(Eqs 29, 30), γ0 (Eq 33), τ (Eq 31) and the Teh–Kurihara–Welling expectations ([24], as coded
+in infpy)."""
 
 import numpy as np
 import pytest
@@ -29,7 +30,8 @@ def test_gamma_bounds_eq20(alpha):
     "alpha,n,err", [(0.0122, 2, 0.012), (0.05, 2, 0.049), (0.05, 20, 0.175), (0.5, 20, 1.61)]
 )
 def test_ratio_approximation_error(alpha, n, err):
-    """Γ(α+n)/Γ(α) ≈ Γ(n)·α; log error (exact − approx) as in digest §3.4."""
+    """Γ(α+n)/Γ(α) ≈ Γ(n)·α; log error (exact − approx) of the
+    approximation of Sec 5.2 (Eqs 20–23)."""
     exact = gammaln(alpha + n) - gammaln(alpha)
     approx = gammaln(n) + np.log(alpha)
     assert exact - approx == pytest.approx(err, abs=0.006)
@@ -141,7 +143,7 @@ def _poisson_binomial(p):
 
 
 def test_expected_tables_close_to_exact_enumeration():
-    """E[s] = E[α(Ψ(α+n) − Ψ(α))] over n ~ Poisson-binomial(q); Taylor form of §3.2."""
+    """E[s] = E[α(Ψ(α+n) − Ψ(α))] over n ~ Poisson-binomial(q); Taylor form of [24] (via infpy)."""
     q = np.array([0.9, 0.7, 0.5, 0.8, 0.3, 0.6, 0.95, 0.4])
     alpha = 0.05
     dist = _poisson_binomial(q)

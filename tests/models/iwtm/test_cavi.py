@@ -32,7 +32,7 @@ def _model(mode="tied", C=8, K=16, T=3, seed=0, **kw):
 @pytest.mark.parametrize("mode", ["tied", "per_topic"])
 @pytest.mark.parametrize("seed", [0, 1])
 def test_c8_elbo_never_decreases_after_any_block(mode, seed):
-    """Fixed stick order (digest C8): every block is an exact coordinate step."""
+    """Fixed stick order (claim C8): every block is an exact coordinate step."""
     m, X, ip = _model(mode, seed=seed, reorder=False)
     m.fit(X, ip, n_iter=8, trace_blocks=True)
     e = np.array([v for _, _, v in m.trace])
@@ -44,7 +44,8 @@ def test_c8_elbo_never_decreases_after_any_block(mode, seed):
 
 def test_reordering_dips_only_at_stick_steps():
     """With reordering, a dip can only come from a stick step whose truncated last slot
-    holds mass (digest Sec. 3.4); the local, cluster and mapping blocks stay monotone."""
+    holds mass (the decreasing sort of Sec. 5.4.5 is optimal only when that slot is
+    empty); the local, cluster and mapping blocks stay monotone."""
     m, X, ip = _model("tied", seed=0)
     m.fit(X, ip, n_iter=8, trace_blocks=True)
     e = np.array([v for _, _, v in m.trace])

@@ -6,7 +6,7 @@ CAVI and for SVI is one function of one state, and exact CAVI pares back.
   be that same function evaluated on the SVI state (no minibatch scaling left in it).
 - Exact coordinate ascent (dense candidates and mapping, fixed stick order) never lowers
   the ELBO (C8, ``test_cavi.py``) and, on three well separated blobs, never raises the
-  number of clusters in use (n_c >= 1, digest pitfall 14). The published +1 / +2 rises on
+  number of clusters in use (n_c >= 1, our definition). The published +1 / +2 rises on
   scene13 come from runs outside this regime (minibatch noise at rho < 1, sparse top-C
   candidates and simulated reordering at rho = 1); see published/real/REVERSALS.md.
 """

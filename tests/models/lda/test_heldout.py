@@ -3,12 +3,8 @@ import pytest
 
 from latentlab.data.splits import completion_split as split_halves
 from latentlab.errors import DataError
-from latentlab.evaluation.heldout import (
-    doc_loglik,
-    document_completion,
-    estimate_theta,
-    perplexity,
-)
+from latentlab.evaluation.heldout import doc_loglik, document_completion, perplexity
+from latentlab.models.lda.theta import estimate_theta
 
 from .lda_helpers import synth_corpus
 

@@ -1,7 +1,7 @@
 """Likelihood estimators for topic models (Foulds 2014, ch. 5) and their exact ground truth.
 
-* :func:`exact_log_evidence` — exact log P(w | Phi, alpha) by DP over topic-count vectors (P5.10)
-* :func:`left_to_right` — Wallach et al. (2009b), particles matched to a sweep budget (P5.7)
+* :func:`exact_log_evidence` — exact log P(w | Phi, alpha) by DP over topic-count vectors (ours)
+* :func:`left_to_right` — Wallach et al. (2009b), particles matched to a sweep budget (Sec. 5.3)
 * :func:`standard_ais` — Wallach path prior -> posterior, exact Polya start (Eqs. 5.21-5.23)
 * :func:`ratio_ais` — model 2 -> model 1, convex (Eq. 5.32) or geometric (Eqs. 5.29-5.31) path
 * :func:`ratio_ais_completion` — document-completion ratio (Eqs. 5.37-5.45)

@@ -28,7 +28,7 @@ from scipy.optimize import linear_sum_assignment
 from scipy.special import logsumexp
 
 from latentlab.errors import ConfigError, DataError, DivergenceError
-from latentlab.evaluation.ais.rng import doc_seeds
+from latentlab.kernels.rng import doc_seeds
 
 DEFAULT_FLOOR = 1e-12
 
@@ -101,10 +101,12 @@ def check_compatible(m1: TopicModel, m2: TopicModel) -> None:
 
 
 def align_topics(ref: TopicModel, other: TopicModel) -> tuple[TopicModel, np.ndarray]:
-    """Hungarian alignment of ``other``'s topics to ``ref`` by L1 distance (section 1.6).
+    """Hungarian alignment of ``other``'s topics to ``ref`` by L1 distance (ours: the thesis does
+    not say how the two models of Sec. 5.3.2 were matched).
 
     alpha is permuted with Phi. Returns (aligned model, perm) with aligned topic k =
-    other's topic perm[k]. Only for independently trained models (pitfall P5.5).
+    other's topic perm[k]. Only for independently trained models (perturbed topics and
+    snapshots of one chain are aligned already).
     """
     check_compatible(ref, other)
     cost = np.abs(ref.phi[:, :, None] - other.phi[:, None, :]).sum(axis=0)
@@ -199,7 +201,7 @@ def _lme(lw: np.ndarray) -> np.ndarray:
 def standard_ais(model, docs, n_temps, S=1, seed=0, stream=0, threads=None) -> Estimate:
     """Standard AIS (Wallach et al. 2009; Eqs. 5.19, 5.21-5.23): exact Polya start,
     uniform temperatures beta_j = 1 - j/n, S importance samples, n-1 sweeps each."""
-    from latentlab.evaluation.ais import kernels
+    from latentlab.kernels.ais import batch_std_ais
 
     n = _check_count("n_temps", n_temps)
     S = _check_count("S", S)
@@ -209,9 +211,8 @@ def standard_ais(model, docs, n_temps, S=1, seed=0, stream=0, threads=None) -> E
     D = len(ptr) - 1
     out = np.zeros((D, S))
     upd = np.zeros(D, np.int64)
-    kernels.batch_std_ais(
-        ptr, words, model.phi, model.alpha, n, S, doc_seeds(seed, D, stream), out, upd
-    )
+    alphas = np.ascontiguousarray(np.broadcast_to(model.alpha, (D, model.alpha.shape[0])))
+    batch_std_ais(ptr, words, model.phi, alphas, n, S, doc_seeds(seed, D, stream), out, upd)
     return Estimate(
         "std_ais", _lme(out), upd, out, {"n_temps": n, "S": S, "seed": seed, "stream": stream}
     )
@@ -241,8 +242,8 @@ def ratio_ais(
     log P(w | Phi1, a1) - log P(w | Phi2, a2) per document.
 
     ``path`` is "convex" (Eq. 5.32, default) or "geometric" (Eqs. 5.29-5.31). ``burn`` =
-    r_{n-1}, the sweeps at model 2 before annealing (P5.4). ``align=True`` Hungarian-aligns
-    model 2 to model 1 first (independently trained models only, P5.5). The reverse
+    r_{n-1}, the sweeps at model 2 before annealing (Sec. 5.2.1). ``align=True`` Hungarian-aligns
+    model 2 to model 1 first (independently trained models only). The reverse
     direction is ``-ratio_ais(model2, model1, ...)``.
     """
     from latentlab.evaluation.ais import kernels
@@ -288,13 +289,13 @@ def ratio_ais(
 
 
 def lr_particles(n_temps: int, doc_len: int) -> int:
-    """Particles matching an AIS budget of n sweeps: max(1, round(2n/(N_d+1))) (P5.7)."""
+    """Particles matching an AIS budget of n sweeps: max(1, round(2n/(N_d+1))) (Sec. 5.3)."""
     return max(1, int(round(2.0 * n_temps / (doc_len + 1))))
 
 
 def left_to_right(model, docs, R=None, n_temps=None, seed=0, stream=0, threads=None) -> Estimate:
-    """Left-to-right estimator (section 5.2) with R particles, or with the particle count
-    matched per document to an AIS budget of ``n_temps`` sweeps (P5.7)."""
+    """Left-to-right estimator (Sec. 5.1.1) with R particles, or with the particle count
+    matched per document to an AIS budget of ``n_temps`` sweeps (Sec. 5.3)."""
     from latentlab.evaluation.ais import kernels
 
     ptr, words = pack_docs(docs, model.V)
@@ -338,7 +339,7 @@ def iteration_ais(
     phis, alphas, docs, n_temps, extra=1000, S=1, seed=0, stream=0, threads=None
 ) -> Estimate:
     """Iteration-AIS (Eqs. 5.34-5.36) along snapshots phis[0..I-1] (each V x K, already
-    aligned: successive snapshots of one chain, P5.5) with alphas[I, K].
+    aligned: successive snapshots of one chain) with alphas[I, K].
 
     Prior -> snapshot 0 with n + extra temperatures (Wallach path), then n temperatures
     per convex link. ``log_lik`` is (D, I): the estimate at every snapshot; ``updates`` is

@@ -1,5 +1,8 @@
 """Numba kernels of the chapter-5 estimators (Foulds 2014, ch. 5); plain-numpy twins in
-:mod:`latentlab.evaluation.ais.reference` consume the same uniform stream.
+:mod:`latentlab.evaluation.ais.reference` consume the same uniform stream. Standard AIS
+(the exact Polya draw, the tempered path and its batch) is in :mod:`latentlab.kernels.ais`,
+the draw in :func:`latentlab.kernels.sampling.categorical_blocked`, log Polya in
+:func:`latentlab.kernels.special.log_polya` (TIR uses them too).
 
 Conventions shared by every kernel
 ----------------------------------
@@ -7,14 +10,16 @@ Conventions shared by every kernel
   (N x K, C order) and, where logs are needed, ``lphi_d = log(phi_d)``. Gathering rows once
   per document keeps the inner loop on contiguous memory.
 * ``z`` (int64[N]) holds the assignments, ``nk`` (float64[K]) the document's topic counts.
-* Every Gibbs conditional excludes the current token's own count, n_k^{-i} (pitfall P5.2).
+* Every Gibbs conditional excludes the current token's own count, n_k^{-i} (Eq. 1.17;
+  Algorithm 8 as printed omits the exclusion).
 * Temperatures: beta_j = 1 - j/n, j = 0..n; beta_0 = 1 is the target (model 1 / posterior),
   beta_n = 0 the start. The loop runs j = n-1 .. 0: transition at level j+1, then add
-  log f_j(z) - log f_{j+1}(z) (Neal 2001, Eq. 5.19; pitfall P5.3).
+  log f_j(z) - log f_{j+1}(z) (Neal 2001; Eq. 5.19).
 * Polya(z | alpha) is the probability of the ordered sequence, no multinomial coefficient
-  (section 1.2, pitfall P5.1).
+  (f_n of Eq. 5.22 is a distribution over sequences).
 * Kernels return the number of token-level Gibbs updates they performed, so budgets can
-  be compared honestly (pitfall P5.7).
+  be compared honestly (Sec. 5.3 matches LR's particles to AIS's temperatures by
+  Gibbs updates).
 """
 
 from __future__ import annotations
@@ -24,99 +29,24 @@ import math
 import numpy as np
 from numba import njit, prange
 
-from latentlab.evaluation.ais.rng import uniform
+from latentlab.kernels.ais import anneal_tempered, loglik_z, polya_draw
+from latentlab.kernels.rng import uniform
+from latentlab.kernels.sampling import categorical_blocked
+from latentlab.kernels.special import log_polya
 
-# ----------------------------------------------------------------------------- helpers
-
-
-@njit(cache=True, inline="always")
-def _draw(p, K, st):
-    """Index k with probability p[k] / sum(p): the total is summed in 4 interleaved lanes
-    (independent adds, so the loop pipelines), then a cumulative scan by blocks of 4."""
-    t0 = 0.0
-    t1 = 0.0
-    t2 = 0.0
-    t3 = 0.0
-    k = 0
-    while k + 3 < K:
-        t0 += p[k]
-        t1 += p[k + 1]
-        t2 += p[k + 2]
-        t3 += p[k + 3]
-        k += 4
-    while k < K:
-        t0 += p[k]
-        k += 1
-    tot = (t0 + t1) + (t2 + t3)
-    u = uniform(st) * tot
-    # scan blocks of 4 (short dependency chain), then within the block
-    acc = 0.0
-    k = 0
-    while k + 3 < K:
-        blk = (p[k] + p[k + 1]) + (p[k + 2] + p[k + 3])
-        if u < acc + blk:
-            break
-        acc += blk
-        k += 4
-    while k < K - 1:
-        acc += p[k]
-        if u < acc:
-            return k
-        k += 1
-    return K - 1
-
-
-@njit(cache=True)
-def log_polya(nk, alpha):
-    """log Polya(z | alpha) of a sequence with topic counts nk (section 1.2)."""
-    asum = 0.0
-    n = 0.0
-    out = 0.0
-    for k in range(alpha.shape[0]):
-        asum += alpha[k]
-        if nk[k] > 0:
-            n += nk[k]
-            out += math.lgamma(nk[k] + alpha[k]) - math.lgamma(alpha[k])
-    return out + math.lgamma(asum) - math.lgamma(n + asum)
-
-
-@njit(cache=True)
-def polya_draw(z, nk, alpha, st, p):
-    """Exact draw of z from Polya(alpha) by sequential urn sampling (section 5.3 start)."""
-    K = alpha.shape[0]
-    for k in range(K):
-        nk[k] = 0.0
-    for i in range(z.shape[0]):
-        for k in range(K):
-            p[k] = nk[k] + alpha[k]
-        k = _draw(p, K, st)
-        z[i] = k
-        nk[k] += 1.0
+# ----------------------------------------------------------------------------- sweeps
 
 
 @njit(cache=True)
 def sweep_fixed(z, nk, phi_d, alpha, st, p):
     """One Gibbs sweep with the topics fixed: P(z_i = k) ∝ (n_k^{-i} + alpha_k) Phi_{w_i k}
-    (section 1.3, last line; Eq. 1.17 with Phi known)."""
+    (Eq. 1.17 with Phi known)."""
     K = alpha.shape[0]
     for i in range(z.shape[0]):
         nk[z[i]] -= 1.0
         for k in range(K):
             p[k] = (nk[k] + alpha[k]) * phi_d[i, k]
-        k = _draw(p, K, st)
-        z[i] = k
-        nk[k] += 1.0
-
-
-@njit(cache=True)
-def sweep_tempered(z, nk, lphi_d, alpha, beta, st, p):
-    """Wallach path transition T_j (Eqs. 5.21-5.23): P(z_i = k) ∝ (n_k^{-i} + alpha_k) Phi^beta."""
-    K = alpha.shape[0]
-    for i in range(z.shape[0]):
-        nk[z[i]] -= 1.0
-        for k in range(K):
-            p[k] = (nk[k] + alpha[k]) * math.exp(beta * lphi_d[i, k])
-        k = _draw(p, K, st)
+        k = categorical_blocked(p, K, uniform(st))
         z[i] = k
         nk[k] += 1.0
 
@@ -131,14 +61,14 @@ def sweep_convex(z, nk, phi1_d, phi2_d, a_b, b, st, p):
         nk[z[i]] -= 1.0
         for k in range(K):
             p[k] = (nk[k] + a_b[k]) * (b * phi1_d[i, k] + c * phi2_d[i, k])
-        k = _draw(p, K, st)
+        k = categorical_blocked(p, K, uniform(st))
         z[i] = k
         nk[k] += 1.0
 
 
 @njit(cache=True)
 def sweep_geometric(z, nk, lphi1_d, lphi2_d, a1, a2, b, st, p):
-    """Geometric-path transition (Eq. 5.30), on the log scale then normalised (P5.6):
+    """Geometric-path transition (Eq. 5.30), on the log scale then normalised:
     P(z_i = k) ∝ [(n_k^{-i}+a1_k) Phi1]^b [(n_k^{-i}+a2_k) Phi2]^(1-b).
     log(n_k + a_k) is kept per topic and refreshed only for the two topics that change."""
     K = a1.shape[0]
@@ -158,41 +88,13 @@ def sweep_geometric(z, nk, lphi1_d, lphi2_d, a1, a2, b, st, p):
                 m = v
         for k in range(K):
             p[k] = math.exp(p[k] - m)
-        k = _draw(p, K, st)
+        k = categorical_blocked(p, K, uniform(st))
         z[i] = k
         nk[k] += 1.0
         la[k] = b * math.log(nk[k] + a1[k]) + c * math.log(nk[k] + a2[k])
 
 
-@njit(cache=True)
-def loglik_z(z, lphi_d):
-    """sum_i log Phi_{w_i z_i}."""
-    s = 0.0
-    for i in range(z.shape[0]):
-        s += lphi_d[i, z[i]]
-    return s
-
-
 # ----------------------------------------------------------------------------- annealing links
-
-
-@njit(cache=True)
-def anneal_tempered(z, nk, lphi_d, alpha, n, st, p):
-    """Wallach prior->posterior path from an exact prior draw already in (z, nk).
-
-    Returns (log-weight, Gibbs updates). log w = sum_j (beta_j - beta_{j+1}) sum_i log Phi
-    (Eqs. 5.19, 5.21-5.23). The transition at beta_n = 0 is skipped: z is an exact draw.
-    """
-    N = z.shape[0]
-    logw = 0.0
-    upd = 0
-    inv = 1.0 / n
-    for j in range(n - 1, -1, -1):
-        if j < n - 1:
-            sweep_tempered(z, nk, lphi_d, alpha, 1.0 - (j + 1) * inv, st, p)
-            upd += N
-        logw += inv * loglik_z(z, lphi_d)
-    return logw, upd
 
 
 @njit(cache=True)
@@ -200,7 +102,7 @@ def anneal_convex(z, nk, phi1_d, phi2_d, a1, a2, n, first_sweeps, st, p, ab):
     """Convex path from model 2 (beta = 0) to model 1 (beta = 1), Algorithm 8 / Eq. 5.33.
 
     ``first_sweeps`` = r_{n-1}: sweeps at model 2 before the first weight (burn-in for
-    ratio-AIS, P5.4; 1 for a warm-started iteration-AIS link). Returns (log w, updates);
+    ratio-AIS, Sec. 5.2.1; 1 for a warm-started iteration-AIS link). Returns (log w, updates);
     log w estimates log P(w|1) - log P(w|2) (Eq. 5.28).
     """
     N = z.shape[0]
@@ -259,7 +161,8 @@ def anneal_convex(z, nk, phi1_d, phi2_d, a1, a2, n, first_sweeps, st, p, ab):
 
 @njit(cache=True)
 def anneal_geometric(z, nk, lphi1_d, lphi2_d, a1, a2, n, first_sweeps, st, p):
-    """Geometric path from model 2 to model 1 (Eqs. 5.29-5.31, RECON of 5.31):
+    """Geometric path from model 2 to model 1 (Eqs. 5.29-5.31; 5.31 is garbled in our
+    copy and rebuilt here):
     log w = (1/n) sum_j [log P(w, z_j | 1) - log P(w, z_j | 2)]. Returns (log w, updates)."""
     N = z.shape[0]
     logw = 0.0
@@ -280,22 +183,6 @@ def anneal_geometric(z, nk, lphi1_d, lphi2_d, a1, a2, n, first_sweeps, st, p):
 
 
 # ------------------------------------------------------------------ per-document estimators
-
-
-@njit(cache=True)
-def std_ais_doc(lphi_d, alpha, n, S, st, out):
-    """Standard AIS (Wallach et al. 2009) on one document: S samples, log-weights into out."""
-    N, K = lphi_d.shape
-    z = np.zeros(N, np.int64)
-    nk = np.zeros(K)
-    p = np.empty(K)
-    upd = 0
-    for s in range(S):
-        polya_draw(z, nk, alpha, st, p)
-        lw, u = anneal_tempered(z, nk, lphi_d, alpha, n, st, p)
-        out[s] = lw
-        upd += u
-    return upd
 
 
 @njit(cache=True)
@@ -323,7 +210,7 @@ def ratio_doc(phi1_d, phi2_d, a1, a2, n, burn, S, geometric, st, out):
 
 @njit(cache=True)
 def lr_doc(phi_d, alpha, R, st):
-    """Left-to-right estimate of log P(w | Phi, alpha) with R particles (section 5.2,
+    """Left-to-right estimate of log P(w | Phi, alpha) with R particles (Sec. 5.1.1,
     Wallach et al. 2009b). Returns (estimate, updates = R N (N+1)/2)."""
     N, K = phi_d.shape
     asum = 0.0
@@ -343,7 +230,7 @@ def lr_doc(phi_d, alpha, R, st):
                 nr[zr[m]] -= 1.0
                 for k in range(K):
                     p[k] = (nr[k] + alpha[k]) * phi_d[m, k]
-                k = _draw(p, K, st)
+                k = categorical_blocked(p, K, uniform(st))
                 zr[m] = k
                 nr[k] += 1.0
             s = 0.0
@@ -351,7 +238,7 @@ def lr_doc(phi_d, alpha, R, st):
                 p[k] = (nr[k] + alpha[k]) * phi_d[n, k]
                 s += p[k]
             pn += s / (n + asum)  # z_n summed out with prior weights (footnote 3/4)
-            k = _draw(p, K, st)
+            k = categorical_blocked(p, K, uniform(st))
             zr[n] = k
             nr[k] += 1.0
             upd += n + 1
@@ -410,15 +297,6 @@ def iter_ais_doc(phis_d, alphas, n, extra, S, st, out):
 
 # ------------------------------------------------------------------ batches over documents
 # Each document has its own seed, so results do not depend on thread count or order.
-
-
-@njit(cache=True, parallel=True)
-def batch_std_ais(ptr, words, phi, alpha, n, S, seeds, out, upd):
-    for d in prange(ptr.shape[0] - 1):
-        st = np.empty(1, np.uint64)
-        st[0] = seeds[d]
-        ld = np.log(phi[words[ptr[d] : ptr[d + 1]]])
-        upd[d] = std_ais_doc(ld, alpha, n, S, st, out[d])
 
 
 @njit(cache=True, parallel=True)

@@ -1,12 +1,13 @@
 """Plain-numpy references of the chapter-5 estimators and the exact ground truth.
 
 The estimators here read like the document (one function per algorithm, equation numbers
-in the docstrings) and draw from :class:`~latentlab.evaluation.ais.rng.PyRng`, the same
+in the docstrings) and draw from :class:`~latentlab.kernels.rng.PyRng`, the same
 uniform stream as the numba kernels, so tests can compare the two draw for draw.
 They are slow (Python loop per token) and meant for tiny documents only.
 
-The exact value (pitfall P5.10) is computed by :func:`exact_log_evidence`: a dynamic
-programme over topic-count vectors along the sequential Polya urn,
+The exact value (ours, the tests' ground truth; not in the thesis) is computed by
+:func:`exact_log_evidence`: a dynamic programme over topic-count vectors along the
+sequential Polya urn,
 g_n(c) = sum_k g_{n-1}(c - e_k) (c_k - 1 + alpha_k)/(n - 1 + sum alpha) Phi_{w_n k},
 P(w | Phi, alpha) = sum_c g_N(c). :func:`brute_force_log_evidence` enumerates all K^N
 assignment sequences and checks the DP itself.
@@ -20,13 +21,13 @@ import math
 import numpy as np
 from scipy.special import gammaln, logsumexp
 
-from latentlab.evaluation.ais.rng import PyRng
+from latentlab.kernels.rng import PyRng
 
 # ----------------------------------------------------------------------------- exact
 
 
 def log_polya(nk: np.ndarray, alpha: np.ndarray) -> float:
-    """log Polya(z | alpha) of an ordered sequence with counts nk (section 1.2, P5.1)."""
+    """log Polya(z | alpha) of an ordered sequence with counts nk (Eq. 5.22)."""
     nk = np.asarray(nk, float)
     a = np.asarray(alpha, float)
     return float(
@@ -43,7 +44,7 @@ def log_joint(words, z, phi, alpha) -> float:
 
 
 def exact_log_evidence(words, phi, alpha, max_states: int = 2_000_000) -> float:
-    """Exact log P(w | Phi, alpha) by DP over topic-count vectors (P5.10).
+    """Exact log P(w | Phi, alpha) by DP over topic-count vectors (ours, not in the thesis).
 
     ``phi`` is V x K (columns are topics). There are C(N+K-1, K-1) count vectors at the
     last step; refuse documents where that exceeds ``max_states``.
@@ -90,7 +91,8 @@ def brute_force_log_evidence(words, phi, alpha) -> float:
 
 
 def _draw(p: np.ndarray, rng: PyRng) -> int:
-    """Same 4-lane total and block-of-4 cumulative scan as ``kernels._draw``."""
+    """Same 4-lane total and block-of-4 cumulative scan as
+    :func:`latentlab.kernels.sampling.categorical_blocked`."""
     t = [0.0, 0.0, 0.0, 0.0]
     K = len(p)
     k4 = K - K % 4
@@ -117,7 +119,7 @@ def _draw(p: np.ndarray, rng: PyRng) -> int:
 
 
 def polya_draw(N: int, alpha: np.ndarray, rng: PyRng):
-    """Exact draw from Polya(alpha) by the sequential urn (section 5.3)."""
+    """Exact draw from Polya(alpha) by the sequential urn (Algorithm 3; Sec. 5.1.4)."""
     K = len(alpha)
     z = np.zeros(N, np.int64)
     nk = np.zeros(K)
@@ -171,8 +173,10 @@ def ratio_ais(words, phi1, a1, phi2, a2, n: int, S: int, burn: int, seed: int, p
     ``path="convex"``: f_j = P(w, z | beta_j Phi1 + (1-beta_j) Phi2, beta_j a1 + (1-beta_j) a2),
     log w = sum_j log f_j(z_j) - log f_{j+1}(z_j) (Eq. 5.33).
     ``path="geometric"``: f_j = f_0^{beta_j} f_n^{1-beta_j}, Gibbs of Eq. 5.30, and
-    log w = (1/n) sum_j log P(w, z_j | 1) - log P(w, z_j | 2) (RECON of Eq. 5.31).
-    Start: Polya(a2) draw plus ``burn`` sweeps at model 2 (r_{n-1}, pitfall P5.4).
+    log w = (1/n) sum_j log P(w, z_j | 1) - log P(w, z_j | 2) (Eq. 5.31,
+    garbled in our copy of the thesis; rebuilt here).
+    Start: Polya(a2) draw plus ``burn`` sweeps at model 2 (r_{n-1}: the initial draw from f_n
+    by Gibbs sampling, Sec. 5.2.1).
     Returns (log-weights[S] estimating log P(w|1) - log P(w|2), updates).
     """
     rng = PyRng(seed)
@@ -222,7 +226,7 @@ def ratio_ais(words, phi1, a1, phi2, a2, n: int, S: int, burn: int, seed: int, p
 
 
 def left_to_right(words, phi, alpha, R: int, seed: int):
-    """Left-to-right sequential estimator (section 5.2; Wallach et al. 2009b, Algorithm 3).
+    """Left-to-right sequential estimator (Sec. 5.1.1; Wallach et al. 2009b, Algorithm 3).
 
     For each position n and particle r: resample z_1..z_{n-1} once, add
     sum_k Phi_{w_n k} (n_k^{<n} + alpha_k)/(n - 1 + sum alpha) (z_n summed out with prior
@@ -266,7 +270,7 @@ def prior_is(words, phi, alpha, S: int, seed: int):
 def iteration_ais(words, phis, alphas, n: int, extra: int, S: int, seed: int):
     """Iteration-AIS (Eqs. 5.34-5.36): prior -> snapshot 0 (Wallach path, n + extra
     temperatures) then snapshot k-1 -> k (convex path, n temperatures, one sweep at the
-    start model), never resetting state or weights (P5.11).
+    start model), never resetting state or weights (Sec. 5.2.2).
     Returns (log-weights[S, I], updates)."""
     rng = PyRng(seed)
     words = np.asarray(words)

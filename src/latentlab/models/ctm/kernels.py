@@ -12,13 +12,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from latentlab.kernels.special import logsumexp
+
 LOG2PI = float(np.log(2.0 * np.pi))
-
-
-@njit(cache=True)
-def _lse(x):
-    mx = x.max()
-    return mx + np.log(np.exp(x - mx).sum())
 
 
 @njit(cache=True)
@@ -28,7 +24,7 @@ def _phi(m, lbw, log_phi):
     for u in range(U):
         for k in range(K):
             row[k] = lbw[u, k] + m[k]
-        z = _lse(row)
+        z = logsumexp(row, K)
         for k in range(K):
             log_phi[u, k] = row[k] - z
 
@@ -36,7 +32,7 @@ def _phi(m, lbw, log_phi):
 @njit(cache=True)
 def _f(t, nbar, N, mu, P):
     r = t - mu
-    return t @ nbar - N * _lse(t) - 0.5 * r @ (P @ r)
+    return t @ nbar - N * logsumexp(t, t.shape[0]) - 0.5 * r @ (P @ r)
 
 
 @njit(cache=True)
@@ -138,13 +134,13 @@ def laplace_doc_nb(counts, lbw, mu, P, logdetS, m0, tol, max_iter, newton_tol, m
 @njit(cache=True)
 def _delta_g_and_grad(m, v, nbar, N, mu, P, Pd):
     """Eq. 17 (diagonal V, m-dependent part, no constants) and its gradient (third derivatives
-    of f, digest §2.1 [R, derived])."""
+    of f, derived here)."""
     mx = m.max()
     p = np.exp(m - mx)
     p /= p.sum()
     r = m - mu
     Pr = P @ r
-    lse = mx + np.log(np.exp(m - mx).sum())
+    lse = logsumexp(m, m.shape[0])
     Hd = -N * p * (1 - p) - Pd
     val = m @ nbar - N * lse - 0.5 * r @ Pr + 0.5 * (v @ Hd)
     a = v * p * (1 - 2 * p)
@@ -264,7 +260,7 @@ def delta_doc_nb(counts, lbw, mu, P, logdetS, m0, tol, max_iter, inner, gtol, ma
 
 @njit(cache=True)
 def bl_doc_nb(counts, lbw, mu, P, logdetS, lam0, tol, max_iter, gtol, nu_init):
-    """Blei & Lafferty (2007) per-document inference (ctm-c ``var_inference`` order, digest §3.1),
+    """Blei & Lafferty (2007) per-document inference (ctm-c ``var_inference`` order),
     K-1 free dimensions. The lambda step maximises the same strictly concave function as ctm-c's
     Fletcher-Reeves CG, here by damped Newton to max |grad| < gtol (same maximiser; the reference
     implementation uses scipy CG). nu^2: Newton in log space per coordinate (restart doubles the

@@ -31,7 +31,7 @@ class CTM:
     estep_tol, estep_max_iter : the per-document inference's tolerance and iteration cap
         (None: each method's own default, see :func:`.vi.laplace_doc` and friends).
     pseudo : pseudo-count added to the expected topic-word counts in the M-step.
-    ridge_rel : relative ridge that keeps Sigma0 positive definite (digest §7.3).
+    ridge_rel : relative ridge that keeps Sigma0 positive definite (ours).
 
     ``fit(corpus, n_iter=20, callback=None, *, time_budget=None)`` runs at most ``n_iter``
     EM iterations on a :class:`BowCorpus`; ``callback(model, info) -> stop`` after each,
@@ -145,7 +145,7 @@ class CTM:
     def completion_loglik(
         self, split, predictive: str = "plugin", n_mc: int = 1000, seed: int = 0
     ) -> float:
-        """Per-token held-out log-likelihood by document completion (digest §4.1): q(theta)
+        """Per-token held-out log-likelihood by document completion (Sec. 5.1): q(theta)
         inferred on each observed part of ``split`` (a
         :class:`latentlab.data.splits.CompletionSplit`), the scored part scored by log
         sum_k pi_k beta_kw (``predictive="plugin"`` or Monte Carlo ``"mc"``)."""

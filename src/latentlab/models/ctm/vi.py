@@ -1,25 +1,29 @@
 """Correlated topic model inference: Laplace VI, delta-method VI and Blei-Lafferty (2007).
 
-Wang & Blei (2013) Sec. 4.1, Appendix B; digest §2.1 and §3 (equations tagged [R] there).
+Wang & Blei (2013) Sec. 4.1, 5.1, Appendix B. Our copy of the document lost its displayed
+equations, so the formulas below are re-derived from its text (equation numbers are its own).
+The Blei-Lafferty baseline follows Blei & Lafferty's C code ctm-c (``inference.c``,
+``estimate.c``), which the document ran (footnote 7) but does not describe.
 
-Model (digest §2.1 [R]): theta_d ~ N(mu0, Sigma0) in K dimensions; z_dn ~ Mult(softmax theta_d);
-w_dn ~ Mult(beta_{z_dn}). Documents are given as (unique word ids, counts) (digest §7.9).
+Model (Sec. 4.1, Figure 3): theta_d ~ N(mu0, Sigma0) in K dimensions; z_dn ~ Mult(softmax
+theta_d); w_dn ~ Mult(beta_{z_dn}). Documents are given as (unique word ids, counts).
 
 * f(theta) = theta^T nbar - N log sum_k exp theta_k + log N(theta; mu0, Sigma0)   (Eq. 12 for the
-  CTM, with the full Gaussian constant, digest §1.7), nbar = sum_n phi_n.
-* grad f = nbar - N pi - P (theta - mu0);  H = -N (diag pi - pi pi^T) - P       (Appendix B [R]).
+  CTM, with the full Gaussian constant), nbar = sum_n phi_n.
+* grad f = nbar - N pi - P (theta - mu0);  H = -N (diag pi - pi pi^T) - P       (Appendix B).
 * Laplace: theta_hat by damped Newton, V = (N (diag pi - pi pi^T) + P)^-1 (full).
 * Delta (diagonal V, following Braun & McAuliffe): g(m) = f(m) + 1/2 sum_i v_i H_ii(m),
   dg/dm_j = grad_j f - N/2 [v_j pi_j (1 - 2 pi_j) - pi_j sum_i v_i pi_i (1 - 2 pi_i)]
-  [R, derived];
+  (derived here);
   L-BFGS on g with v fixed, then v_i = 1 / (N pi_i (1 - pi_i) + P_ii).
 * q(z) (Eq. 18, exact since eta is linear): log phi_nk = m_k + log beta_{k,w_n} - lse.
-* Approximate per-document objective (Eq. 21 [R]):
+* Approximate per-document objective (Eq. 21):
   f(m) + 1/2 tr(H V) + 1/2 log|V| + K/2 (1 + log 2 pi) + sum_n sum_k phi_nk (log beta - log phi).
-* Blei-Lafferty (digest §3.1, from ctm-c): K-1 free dimensions (eta_K = 0), diagonal q, zeta
+* Blei-Lafferty (from ctm-c): K-1 free dimensions (eta_K = 0), diagonal q, zeta
   closed form, lambda by Fletcher-Reeves CG, nu^2 by Newton in log space, a true lower bound.
-* M-step (digest §2.1 [R]): beta ∝ expected counts (+ pseudo-count), mu0 = mean m_d,
-  Sigma0 = mean [V_d + (m_d - mu0)(m_d - mu0)^T] (+ documented ridge, digest §7.3).
+* M-step (the standard CTM M-step; Sec. 5.1 says only "re-estimate the topics and logistic
+  normal parameters"): beta ∝ expected counts (+ pseudo-count), mu0 = mean m_d,
+  Sigma0 = mean [V_d + (m_d - mu0)(m_d - mu0)^T] (+ a ridge of ours when ill-conditioned).
 """
 
 from __future__ import annotations
@@ -63,9 +67,9 @@ class Prior:
 def make_prior(mu, Sigma, *, ridge_rel: float = 1e-6, max_cond: float = 1e10) -> Prior:
     """Build a :class:`Prior`, adding a ridge eps*I when Sigma is singular or ill-conditioned.
 
-    Rule (digest §7.3): eps = ridge_rel * tr(Sigma)/K, multiplied by 10 until Cholesky succeeds
-    and cond(Sigma) <= max_cond. The eps used is recorded in ``Prior.ridge`` (and in the
-    outputs' metadata). Non-finite Sigma is an error.
+    Rule (ours, not in the document): eps = ridge_rel * tr(Sigma)/K, multiplied by 10 until
+    Cholesky succeeds and cond(Sigma) <= max_cond. The eps used is recorded in ``Prior.ridge``
+    (and in the outputs' metadata). Non-finite Sigma is an error.
     """
     mu = np.asarray(mu, dtype=float)
     S = np.asarray(Sigma, dtype=float)
@@ -118,12 +122,12 @@ def ctm_f(theta, nbar, N, prior: Prior) -> float:
 
 
 def ctm_grad(theta, nbar, N, prior: Prior) -> np.ndarray:
-    """Appendix B [R]: grad f = nbar - N pi - P (theta - mu0)."""
+    """Appendix B: grad f = nbar - N pi - P (theta - mu0)."""
     return nbar - N * softmax(theta) - prior.P @ (theta - prior.mu)
 
 
 def ctm_hess(theta, N, prior: Prior) -> np.ndarray:
-    """Appendix B [R]: H = -N (diag pi - pi pi^T) - P."""
+    """Appendix B: H = -N (diag pi - pi pi^T) - P."""
     p = softmax(theta)
     return -N * (np.diag(p) - np.outer(p, p)) - prior.P
 
@@ -136,7 +140,7 @@ def delta_g(m, v, nbar, N, prior: Prior) -> float:
 
 
 def delta_g_grad(m, v, nbar, N, prior: Prior) -> np.ndarray:
-    """Gradient of :func:`delta_g` (third derivatives of f; digest §2.1 [R, derived])."""
+    """Gradient of :func:`delta_g` (third derivatives of f; derived here)."""
     p = softmax(m)
     a = v * p * (1 - 2 * p)
     return ctm_grad(m, nbar, N, prior) - 0.5 * N * (a - p * a.sum())
@@ -157,7 +161,7 @@ class DocFit:
 
 
 def approx_bound(m, V, log_phi, logbeta_w, counts, prior: Prior) -> float:
-    """Eq. 21 [R] for one document (full or diagonal V)."""
+    """Eq. 21 for one document (full or diagonal V)."""
     N = float(counts.sum())
     nbar = counts @ np.exp(log_phi)
     K = len(m)
@@ -352,7 +356,7 @@ def delta_doc(
 
 # ----------------------------------------------------------------------------- Blei-Lafferty
 def bl_bound(lam, nu2, zeta, log_phi, lbw, counts, prior: Prior) -> float:
-    """ctm-c ``lhood_bnd`` (digest §3.1): a true lower bound on log p(w) (K-1 parameterisation)."""
+    """ctm-c ``lhood_bnd``: a true lower bound on log p(w) (K-1 parameterisation)."""
     N = float(counts.sum())
     r = lam - prior.mu
     lam_full = np.append(lam, 0.0)
@@ -405,7 +409,7 @@ def bl_doc(
 ) -> DocFit:
     """Blei & Lafferty (2007) per-document variational inference (ctm-c ``var_inference``).
 
-    Order per iteration (digest §3.1): zeta, lambda (CG), zeta, nu^2 (Newton, log space),
+    Order per iteration (ctm-c): zeta, lambda (CG), zeta, nu^2 (Newton, log space),
     zeta, phi; stop when |dL/L| < tol. Initialisation: lambda = 0, nu^2 = 10, zeta = 10,
     phi = 1/K. ``prior`` is (K-1)-dimensional. ``use_numba``: the kernel in :mod:`.kernels`
     (lambda by damped Newton on the same concave objective); otherwise scipy CG as in ctm-c.
@@ -478,13 +482,15 @@ def infer_doc(method, ids, counts, logbeta, prior, *, m0=None, opts=None) -> Doc
 
 
 def mean_topic_proportions(method, fit: DocFit) -> np.ndarray:
-    """Plug-in predictive weights pi(m) (BL: append eta_K = 0), digest §4.1 [R?]."""
+    """Plug-in predictive weights pi(m) (BL: append eta_K = 0). Sec. 5.1's predictive lost its
+    formula in our copy; the plug-in mean is our reading, as in Sec. 5.2's "where m is the
+    mean of variational distribution"."""
     m = np.append(fit.m, 0.0) if method == "bl" else fit.m
     return softmax(m)
 
 
 def mc_topic_proportions(method, fit: DocFit, n_samples: int, rng) -> np.ndarray:
-    """Monte Carlo E_q[pi(theta)] (the predictive switch, digest §4.1)."""
+    """Monte Carlo E_q[pi(theta)] (the other reading of Sec. 5.1's predictive; a switch)."""
     d = len(fit.m)
     z = rng.standard_normal((n_samples, d))
     if fit.V.ndim == 1:
@@ -532,7 +538,8 @@ class CTMModel:
 
 
 def initial_model(method: str, logbeta: np.ndarray, ridge_rel: float = 1e-6) -> CTMModel:
-    """mu0 = 0, Sigma0 = I (digest §2.1 [GAP], the ctm-c default); K-1 dims for BL."""
+    """mu0 = 0, Sigma0 = I (the document does not give the initial prior; ours, the ctm-c
+    default); K-1 dims for BL."""
     K = logbeta.shape[0]
     d = K - 1 if method == "bl" else K
     return CTMModel(logbeta.copy(), make_prior(np.zeros(d), np.eye(d), ridge_rel=ridge_rel), method)
@@ -554,7 +561,7 @@ def e_step(model: CTMModel, docs: Docs, *, warm=None, opts=None):
 def m_step(
     model: CTMModel, fits, ss, *, pseudo: float = 1e-10, ridge_rel: float = 1e-6
 ) -> CTMModel:
-    """M-step (digest §2.1 [R]): beta ∝ ss + pseudo; mu0 = mean m_d;
+    """M-step (the standard CTM M-step, Sec. 5.1): beta ∝ ss + pseudo; mu0 = mean m_d;
     Sigma0 = mean[V_d + (m_d - mu0)(m_d - mu0)^T] (+ ridge if ill-conditioned, recorded)."""
     beta = ss + pseudo
     logbeta = np.log(beta) - np.log(beta.sum(axis=1, keepdims=True))
@@ -574,7 +581,7 @@ def m_step(
 def heldout_loglik(
     model: CTMModel, obs: Docs, held: Docs, *, predictive="plugin", n_mc=1000, seed=0, opts=None
 ) -> tuple[float, int]:
-    """Per-word held-out log likelihood by document completion (digest §4.1).
+    """Per-word held-out log likelihood by document completion (Sec. 5.1).
 
     Infers q(theta) on each observed half with the model's method, scores the held half by
     log sum_k pi_k beta_{k,w}. Returns (sum log p, number of held tokens).
@@ -609,7 +616,7 @@ def em_iterations(
     time_budget_s: float | None = None,
 ):
     """Variational EM for the CTM (Sec. 5.1) as a generator: after every iteration (E-step
-    per document, M-step of digest §2.1) yields ``(model, fits, record)``; the consumer may
+    per document, :func:`m_step`) yields ``(model, fits, record)``; the consumer may
     stop by leaving the loop. Stops itself on relative change of the total (approximate)
     bound < tol (ctm-c's 1e-3), after ``max_iter`` iterations or when ``time_budget_s``
     is spent. Time spent by the consumer is not counted in ``record["time_s"]``."""

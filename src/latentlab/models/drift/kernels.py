@@ -6,7 +6,8 @@ Layouts:
 * The data enter as sufficient statistics ``C1, C0`` of shape ``(T, N, N)``: the number of
   observed edges / non-edges of the unordered pair {i, j} at latent time t (symmetric,
   zero diagonal). A held-out dyad has ``C1 = C0 = 0`` (dropping it from the likelihood is
-  equivalent to Gibbs-sampling it, digest §2.3); LFRM(all) sums the T snapshots into one
+  equivalent to Gibbs-sampling it as Sec. 2.6 does, by conditional independence: our
+  simplification); LFRM(all) sums the T snapshots into one
   latent time.
 * ``eta`` is ``(T, N, N)``: ``Z^(t) W Z^(t)ᵀ + ε`` (Eq. 2.18 logit), kept up to date.
 
@@ -187,7 +188,8 @@ def chain_loglik(C1, C0, eta, Z, zw, i, k, ll0, ll1):
 
 @njit(cache=True)
 def set_chain(eta, zw, Z, W, i, k, znew):
-    """Write z_ik^(1:T) = znew and update η and ZW incrementally (digest pitfall P2.5)."""
+    """Write z_ik^(1:T) = znew and update η and ZW incrementally (O(N K) per change rather
+    than recomputing Z W Zᵀ; not in the thesis)."""
     T, N, K = Z.shape
     for t in range(T):
         delta = znew[t] - Z[t, i, k]

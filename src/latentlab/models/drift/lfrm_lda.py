@@ -192,7 +192,7 @@ def init_state(data: TextNetwork, hyper: TextHyper, rng) -> TextState:
 # ------------------------------------------------------------ empirical Bayes (App. A.2)
 def prior_parts(Z, data: TextNetwork):
     """a_dk, b_dk: the sender's / receiver's share z_k / Σ z (flat 1/K when the entity has
-    no active feature, P2.11; zero for the receiver of a node document)."""
+    no active feature, ours; zero for the receiver of a node document)."""
     K = Z.shape[1]
     rs = Z.sum(1)
     share = np.where(rs[:, None] > 0, Z / np.maximum(rs, 1)[:, None], 1.0 / K)
@@ -234,7 +234,7 @@ def gamma_lambda_grad(ndk, Z, data, gamma, lam, alpha_plus):
 
 
 def update_gamma_lambda(st: TextState, data: TextNetwork, hyper: TextHyper):
-    """Gradient ascent on [logit γ, logit λ] (Appendix A.2; P2.11: logistic bounds); each
+    """Gradient ascent on [logit γ, logit λ] (Appendix A.2; the logistic bounds are ours); each
     step halves its size until the objective does not decrease."""
     x = np.array([logit(st.gamma), logit(st.lam)])
     has_edges = bool(data.edge_doc.any())
@@ -422,7 +422,7 @@ def recovery(zprob, phi_hat, Z_true, Phi_true, allowed=None) -> dict:
     """Planted feature↔topic recovery on synthetic data.
 
     Model topics are matched to the true topics by the Hungarian algorithm on the L1
-    distance (digest §1.6); since topic k' sits on feature k' (the in-sampler
+    distance (our evaluation choice); since topic k' sits on feature k' (the in-sampler
     re-alignment), the feature matched to true feature k is the one carrying the matched
     topic. Z is read as the most likely assignment (z_ik = 1 in more than half of the
     samples, Sec. 2.7.2). Returns per-true-feature arrays and summaries:

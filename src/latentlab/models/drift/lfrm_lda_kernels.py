@@ -20,10 +20,11 @@ Random numbers are drawn outside and passed in, so the kernels and their numpy o
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 from numba import njit
+
+from latentlab.kernels.gibbs import gibbs_doc
+from latentlab.kernels.special import log_polya_terms
 
 LOGISTIC = 0
 POISSON = 1
@@ -87,7 +88,8 @@ def network_loglik(Y, O, eta, link, sd):
 def doc_alpha(Z, rowsum, s, r, lam, gamma, alpha_plus, out):
     """α^(d) of Eqs. 2.30 / 2.31 (A.1, A.2; A.6-A.8 with the padded Z̄) into ``out``.
 
-    An entity with no active feature routes its γ share to the flat part (pitfall P2.11).
+    An entity with no active feature routes its γ share to the flat part (ours: Eq. 2.31's share is
+    0/0 then).
     """
     K = Z.shape[1]
     flat = (1.0 - gamma) / K
@@ -129,44 +131,15 @@ def all_alphas(Z, snd, rcv, lam, gamma, alpha_plus):
 @njit(cache=True)
 def token_sweep(ptr, w, t, ndk, nwk, nk, A, beta, u):
     """One collapsed Gibbs sweep over every token with per-document α (Eq. A.9):
-    P(t_l = k | rest) ∝ (n_k^(d) + α_k^(d)) (n_k^(w) + β) / (n_k + Vβ), current excluded."""
+    P(t_l = k | rest) ∝ (n_k^(d) + α_k^(d)) (n_k^(w) + β) / (n_k + Vβ), current excluded
+    (:func:`latentlab.kernels.gibbs.gibbs_doc`)."""
     D = ptr.shape[0] - 1
     K = nk.shape[0]
     V = nwk.shape[0]
     vb = V * beta
     p = np.empty(K)
     for d in range(D):
-        for i in range(ptr[d], ptr[d + 1]):
-            wi = w[i]
-            k = t[i]
-            ndk[d, k] -= 1
-            nwk[wi, k] -= 1
-            nk[k] -= 1
-            tot = 0.0
-            for j in range(K):
-                tot += (ndk[d, j] + A[d, j]) * (nwk[wi, j] + beta) / (nk[j] + vb)
-                p[j] = tot
-            r = u[i] * tot
-            k = 0
-            while k < K - 1 and p[k] <= r:
-                k += 1
-            t[i] = k
-            ndk[d, k] += 1
-            nwk[wi, k] += 1
-            nk[k] += 1
-
-
-@njit(cache=True)
-def log_polya_free(ndk_row, alpha):
-    """Σ_k log Γ(n_k + α_k) − log Γ(α_k): log Polya(t^(d) | α^(d)) up to terms that depend
-    only on α⁺ = Σ_k α_k and n^(d) (equal for every Z, since every α^(d) sums to α⁺)."""
-    s = 0.0
-    for k in range(alpha.shape[0]):
-        a = alpha[k]
-        n = ndk_row[k]
-        if n > 0:
-            s += math.lgamma(n + a) - math.lgamma(a)
-    return s
+        gibbs_doc(d, ptr, w, t, ndk, nwk, nk, A[d], beta, vb, u, p)
 
 
 @njit(cache=True)
@@ -201,7 +174,9 @@ def z_logodds(
             Z[e, k] = 1
             rowsum[e] = rs - cur + 1
             doc_alpha(Z, rowsum, snd[dd], rcv[dd], lam[dd], gamma, alpha_plus, a1)
-            ll += log_polya_free(ndk[dd], a1) - log_polya_free(ndk[dd], a0)
+            # log Polya(t^(d) | α^(d)) up to the terms in α⁺ = Σ_k α_k and n^(d), equal for
+            # every Z (every α^(d) sums to α⁺)
+            ll += log_polya_terms(ndk[dd], a1, 0.0) - log_polya_terms(ndk[dd], a0, 0.0)
         Z[e, k] = cur
         rowsum[e] = rs
     return ll

@@ -1,6 +1,7 @@
 """Prediction with DRIFT / LFRM samples (Eq. 2.29) and the non-model baselines (Sec. 2.6).
 
-Conventions (digest pitfall P2.6): forecasting *averages likelihoods* over (sample, draw of
+Conventions (Sec. 2.6, after Eq. 2.29; the AUC convention is ours): forecasting *averages
+likelihoods* over (sample, draw of
 Z^t): LL = log mean_s exp(ll_s); missing data *averages edge probabilities* over samples
 and then takes logs. AUC always uses per-dyad averaged probabilities. Pairs are unordered
 (i < j), self-loops excluded.
@@ -18,7 +19,7 @@ from latentlab.errors import ConfigError
 if TYPE_CHECKING:  # the sampler (numba kernels) is not needed to score predictions
     from latentlab.models.drift.sampler import State
 
-CLIP = 1e-6  # probabilities are clipped to [CLIP, 1 − CLIP] before logs (pitfall P2.10)
+CLIP = 1e-6  # probabilities are clipped to [CLIP, 1 − CLIP] before logs (ours)
 
 
 def pairs(N: int):

@@ -22,6 +22,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from latentlab.errors import DataError, DivergenceError
+from latentlab.kernels.warmup import warm_once
 from latentlab.models.drift import kernels as kr
 
 
@@ -223,7 +224,7 @@ def extend(st: State, hyper: Hyper, M: int, rng, max_new: int = 100_000) -> Stat
     s = rng.uniform(0.0, astar)
     # semi-ordered representation (Teh et al. 2007): the inactive sticks are ordered among
     # themselves from a_0 = 1, independently of the active ones (a Poisson process of
-    # intensity α a^{-1}(1-a)^M given Z). Starting them from a* (the digest's reading)
+    # intensity α a^{-1}(1-a)^M given Z). Starting them from a* (a reading Sec. 2.5 allows)
     # fails the prior test (K⁺ 1.5 instead of 2.5 at N = T = 2).
     new, a_prev = [], 1.0
     sticks = StickSampler(st.alpha, M, s_min=s)
@@ -361,21 +362,18 @@ def _chain_job(args):
     return run_chain(data, hyper, seed, burnin, n_samples, thin)
 
 
-_WARM = False
+def _tiny_chain() -> None:
+    Y = np.zeros((2, 3, 3), np.int8)
+    Y[:, 0, 1] = Y[:, 1, 0] = 1
+    run_chain(Data.from_networks(Y), Hyper(fixed_K=2), 0, 1)
 
 
 def warm_kernels() -> None:
-    """Load the numba kernels (from the on-disk cache, else compile) in this process by one
-    iteration of a tiny fixed-K chain, which calls every kernel of :func:`step` with the
-    types of a real fit. Worker processes forked afterwards inherit them; without it each
-    forked pool loads the cache again in every worker (~1 s each), which dominated the
-    small fits of the smoke run. No effect on any result (chains keep their own seeds)."""
-    global _WARM
-    if not _WARM:
-        Y = np.zeros((2, 3, 3), np.int8)
-        Y[:, 0, 1] = Y[:, 1, 0] = 1
-        run_chain(Data.from_networks(Y), Hyper(fixed_K=2), 0, 1)
-        _WARM = True
+    """Load the numba kernels in this process (:func:`latentlab.kernels.warmup.warm_once`)
+    by one iteration of a tiny fixed-K chain, which calls every kernel of :func:`step` with
+    the types of a real fit. Without it each forked pool loads the cache again in every
+    worker (~1 s each), which dominated the small fits of the smoke run."""
+    warm_once("drift.sampler", _tiny_chain)
 
 
 def run_chains(

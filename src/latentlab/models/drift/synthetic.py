@@ -23,8 +23,9 @@ def sample_networks(Z, W, eps, rng, extra_logit=None) -> np.ndarray:
 
 def drift_dataset(N, T, W, eps, alpha, gamma, delta, rng, min_on: int = 1, a=None, b=None):
     """Z from the DRIFT chains (Eq. 2.19) with K = len(W) features, redrawn until every
-    feature is on in at least ``min_on`` (actor, time) cells (digest §6.1: the features
-    must be identifiable). Birth and persistence probabilities: ``a`` / ``b`` when given
+    feature is on in at least ``min_on`` (actor, time) cells (Sec. 2.6.1 asks for features
+    "chosen such that the features were identifiable" without giving W or a rule; ours).
+    Birth and persistence probabilities: ``a`` / ``b`` when given
     (the same value for every feature; Pr(Z | a, b) of Eq. 2.19), else drawn from the
     finite prior a_k ~ Beta(α/K, 1), b_k ~ Beta(γ, δ). Returns Z, Y, a, b."""
     W = np.asarray(W, float)
@@ -55,7 +56,8 @@ def edge_autocorrelation(Y) -> float:
 def enron_like(
     N, T, K, w_diag, w_off, eps, a, b, t_sparse, a_late, b_late, n_persistent, persistent_logit, rng
 ):
-    """A dense-then-sparsifying network (digest §7.3): DRIFT chains with birth ``a`` and
+    """A dense-then-sparsifying network (ours, a stand-in for the Enron data of Sec. 2.6.2;
+    not in the document): DRIFT chains with birth ``a`` and
     persistence ``b`` up to ``t_sparse``, then ``a_late``/``b_late`` (features die out),
     plus ``n_persistent`` pairs with ``persistent_logit`` added (edges almost every month)."""
     W = np.full((K, K), float(w_off))

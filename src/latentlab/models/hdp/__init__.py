@@ -1,7 +1,7 @@
 """Truncated HDP-LDA by collapsed variational Bayes (Sato, Kurihara & Nakagawa, KDD 2012).
 
 * :mod:`.model`     — :class:`HDPLDA`: CVB, CVB0, PCVB, PCVB0 × {AS, AA} (Eqs 18–35)
-* :mod:`.options`   — the eight configurations and :class:`HDPOptions` (digest §8)
+* :mod:`.options`   — the eight configurations and :class:`HDPOptions` (the paper's open choices)
 * :mod:`.updates`   — global updates: q(π̃), α0, γ0, β0, τ (Eqs 24–33) and the [24] machinery
 * :mod:`.kernels`   — numba sweeps, log-zero statistics, predictive (word-major V x T)
 * :mod:`.reference` — plain-numpy versions of the kernels (the tests' oracle)

@@ -1,6 +1,6 @@
 """Numba kernels for truncated HDP-LDA (Sato, Kurihara & Nakagawa, KDD 2012; seed 001).
 
-Every kernel works on flat arrays. Layout chosen for the inner loop (digest §7.3):
+Every kernel works on flat arrays. Layout chosen for the inner loop (ours, not the paper's):
 
 * training tokens are a stream ``words[i]`` grouped by document through ``doc_ptr``
   (one entry per token; repeated words are *not* grouped, as in Algorithm 1);
@@ -21,7 +21,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, vectorize
 
-QCLIP = 1.0 - 1e-15  # q is clipped below 1 before log1p(-q) (digest §7.2)
+from latentlab.kernels.sampling import sample_cumulative
+
+QCLIP = 1.0 - 1e-15  # q is clipped below 1 before log1p(-q) (a numerical guard of ours)
 TINY = 1e-300
 PROD_MIN = 1e-250  # sweep_second: below this sum of products, recompute in log space
 LOG1M_SERIES = 1e-4  # below this, log(1 − x) by its series (see log1m)
@@ -117,14 +119,15 @@ def sweep_second(
     q(z=k) ∝ x1·x2/x3 · exp(c_k),  x1 = E[n_dk^-]+a_k, x2 = E[n_kw^-]+b_w, x3 = E[n_k^-]+b0,
              c_k = V[n_k^-]/(2x3²) − V[n_dk^-]/(2x1²) − V[n_kw^-]/(2x2²).
     The "−d,i" counts subtract q from E[·] and q(1−q) from V[·]; tiny negative values
-    from floating-point error are clipped to 0 (§7.1), the x's below at TINY.
+    from floating-point error are clipped to 0 (Sec. 4, the text under Eq 18; the clipping
+    is ours), the x's below at TINY.
 
-    §7.5 writes log q = log(x1·x2/x3) + c_k + const, the max subtracted before exp, as a
-    guard against overflow and division by zero. The same q is formed here as
+    The log-space form log q = log(x1·x2/x3) + c_k + const, the max subtracted before exp, is
+    our guard against overflow and division by zero. The same q is formed here as
     x1·x2/x3 · exp(c_k − max c): one exp per topic and no log (the log was a fifth of the
-    sweep on KOS at T = 300). The exp is at most 1 and the factors are those §7.5 takes the
-    log of; when their sum is not a normal positive number (> PROD_MIN: products underflowed
-    or overflowed) the token is recomputed in log space as §7.5 writes it. The two forms
+    sweep on KOS at T = 300). The exp is at most 1 and the factors are those the log-space
+    form takes the log of; when their sum is not a normal positive number (> PROD_MIN:
+    products underflowed or overflowed) the token is recomputed in log space. The two forms
     agree to rounding (tests: against the numpy reference, and the subnormal case).
     """
     T = q.shape[1]
@@ -189,7 +192,7 @@ def sweep_second(
                 e = rr[k] * np.exp(cc[k] - cmax)
                 lp[k] = e
                 s += e
-            if not (PROD_MIN < s < np.inf):  # §7.5's log space for this token
+            if not (PROD_MIN < s < np.inf):  # the log-space form for this token
                 mx = -np.inf
                 for k in range(T):
                     v = np.log(rr[k]) + cc[k]
@@ -220,7 +223,8 @@ def sweep_second(
 
 @njit(cache=True)
 def counts_from_q(doc_ptr, words, q, ndk, nkv, nk, vdk, vkv, vk, with_var):
-    """Recompute expected counts (and variance counts) from q (§3.0); removes drift (§7.3)."""
+    """Recompute expected counts (and variance counts) from q (Sec. 4); removes the drift of
+    incremental updates (ours)."""
     N = doc_ptr.shape[0] - 1
     T = q.shape[1]
     ndk[:, :] = 0.0
@@ -247,7 +251,7 @@ def counts_from_q(doc_ptr, words, q, ndk, nkv, nk, vdk, vkv, vk, with_var):
 
 @njit(cache=True)
 def log_zero_stats(doc_ptr, words, q, Ldk, Lkv, Lk):
-    """Log-zero statistics (Eqs 26, 32; digest §7.2), accumulated in float64.
+    """Log-zero statistics (Eqs 26, 32; the log1p form is ours), accumulated in float64.
 
     L[d,k] = Σ_{i in d} log1p(−min(q_ik, 1−1e−15)) = log q(n_dk = 0), likewise L[v,k]
     (word-major) and L[k] over all tokens. E[I(n ≥ 1)] = −expm1(L) is formed by the caller.
@@ -339,12 +343,7 @@ def gibbs_sweep(doc_ptr, words, z, ndk, nkv, nk, alpha_pi, beta_v, beta0, u):
             for k in range(T):
                 s += (nkv[w, k] + bw) / (nk[k] + beta0) * (ndk[d, k] + alpha_pi[k])
                 cum[k] = s
-            r = u[i] * s
-            k1 = T - 1
-            for k in range(T):
-                if r < cum[k]:
-                    k1 = k
-                    break
+            k1 = sample_cumulative(cum, T, u[i])
             z[i] = k1
             ndk[d, k1] += 1
             nkv[w, k1] += 1

@@ -8,13 +8,16 @@ method     token update       global update (once per sweep)
 =========  =================  ====================================================
 ``pcvb0``  Eq 35 (zero order) q(π̃) Eqs 24–26, α0 Eq 29, γ0 Eq 33, β0 Eq 30, τ Eqs 31–32
 ``pcvb``   Eq 34 (2nd order)  same as PCVB0; keeps variance counts for Eq 34
-``cvb0``   Eq 19 (zero order) Teh, Kurihara & Welling [24] (digest §3.2): G[α0π_k], G[β0τ_v]
+``cvb0``   Eq 19 (zero order) Teh, Kurihara & Welling [24] (Sec. 4): G[α0π_k], G[β0τ_v]
 ``cvb``    Eq 18 (2nd order)  same as CVB0
 =========  =================  ====================================================
 
+The paper does not give [24]'s computation of G[α0π_k] and G[β0τ_v] (Sec. 4 refers to
+[24]); ours is reconstructed from [24] as coded in JohnReid/infpy (``infpy/dp/hdpm.py``).
+
 ``prior="AS"`` keeps τ_v = 1/V; ``"AA"`` learns τ. Algorithm 1 order: sweep, then
 π̃ → α0 → γ0 → β0 (→ τ). Every choice the paper leaves open is a field of
-:class:`HDPOptions` (digest §8) and is recorded by :meth:`HDPLDA.settings`.
+:class:`HDPOptions` and is recorded by :meth:`HDPLDA.settings`.
 """
 
 from __future__ import annotations
@@ -81,7 +84,8 @@ class HDPLDA:
         }
 
     def _init(self, data: TokenCorpus) -> None:
-        """§3.7: q ∝ 0.1 + U[0,1] i.i.d. per token and topic; α0 = 0.1, E[π_k] = 1/T."""
+        """Sec. 6: q ∝ 0.1 + U[0,1] i.i.d. per token and topic; α0 = 0.1, E[π_k] = 1/T
+        (our reading of "α0π_k = 0.1/T")."""
         data.validate()
         if data.n_tokens == 0:
             raise DataError(None, "no training tokens")
@@ -129,7 +133,8 @@ class HDPLDA:
         self.beta_den = self.beta0
         if not self.proposed:
             # CVB: q(α0), q(β0), q(γ0) start with means equal to the initial values; the
-            # geometric expectations used by the first sweep equal them as well (§7.7).
+            # geometric expectations used by the first sweep equal them as well (ours; the
+            # paper gives only the initial values, Sec. 6).
             self.E_alpha0 = self.G_alpha0 = self.alpha0
             self.E_beta0 = self.G_beta0 = self.beta0
             self.E_gamma0 = self.gamma0
@@ -196,7 +201,8 @@ class HDPLDA:
         self.diagnostics["fp_inner_iters"].append((self.iteration, name, fp.n_iter))
         nz = np.asarray(n, dtype=np.float64)
         nz = nz[nz > 1e-12]
-        # the root exists iff lo < num < hi (digest §3.7): kept for the per-iteration traces
+        # the root exists iff lo < num < hi (derived here, not in the paper): kept for the
+        # per-iteration traces
         self.diagnostics.setdefault("fp_last", {})[name] = {
             "num": float(num), "lo": float(len(nz)), "hi": float(nz.sum()),
             "n_iter": int(fp.n_iter), "converged": bool(fp.converged),
@@ -245,7 +251,8 @@ class HDPLDA:
         self.beta_den = self.beta0
 
     def _global_cvb(self) -> None:
-        """Teh, Kurihara & Welling [24] updates (digest §3.2, [R-ext])."""
+        """Teh, Kurihara & Welling [24] updates (not given in the paper, Sec. 4; reconstructed
+        from [24] as coded in infpy)."""
         hp = self.opt.hyperprior
         T = self.T
         Pd, Ed, Vd = updates.positive_part(self.ndk, self.vdk, self.Ldk)
@@ -294,7 +301,7 @@ class HDPLDA:
 
     # ------------------------------------------------------------- fit / eval
     def fit(self, corpus, n_iter: int = 100, callback=None) -> HDPLDA:
-        """Initialise (§3.7) and run ``n_iter`` iterations on ``corpus`` (a BowCorpus, or a
+        """Initialise (Sec. 6) and run ``n_iter`` iterations on ``corpus`` (a BowCorpus, or a
         TokenCorpus whose token order is kept); ``callback(model, info)`` after each
         iteration stops the fit when it returns True (``info``: iteration, entropy, seconds)."""
         self._init(as_tokens(corpus))
@@ -305,7 +312,8 @@ class HDPLDA:
         return self
 
     def prior_weights(self) -> tuple[np.ndarray, np.ndarray]:
-        """(α0π_k, β0τ_v) used by the predictive (Eq 37; CVB: E or G values, §3.8)."""
+        """(α0π_k, β0τ_v) used by the predictive (Eq 37; CVB: E or G values, which the paper
+        leaves open)."""
         if self.proposed or self.opt.cvb_predictive == "E":
             if self.proposed:
                 return self.alpha0 * self.Epi, self.beta0 * self.tau
@@ -332,7 +340,8 @@ class HDPLDA:
         return perplexity(self.theta(), self.phi_vk(), test)
 
     def effective_topics(self, threshold: float = 1.0) -> int:
-        """Topics with E[n_k] ≥ threshold tokens (digest §7.8, item 19)."""
+        """Topics with E[n_k] ≥ threshold tokens (the paper does not define effective topics;
+        ours)."""
         return int(np.sum(self.nk >= threshold))
 
     def state_bytes(self) -> int:
@@ -343,7 +352,8 @@ class HDPLDA:
         return int(sum(getattr(self, n).nbytes for n in names))
 
     def fold_in(self, docs, n_iter: int = 100, seed: int = 0) -> np.ndarray:
-        """E[θ] of unseen documents with the global statistics frozen (Sec 6.4 [AMBIG]).
+        """E[θ] of unseen documents with the global statistics frozen (Sec 6.4; the fold-in
+        procedure is not in the paper, ours).
 
         Runs the method's own token update over each document's tokens for ``n_iter``
         sweeps using only that document's E[n_dk] (and V[n_dk]); nkv, nk stay fixed.
@@ -396,7 +406,8 @@ def perplexity(theta: np.ndarray, phi: np.ndarray, test: HeldOut) -> float:
         raise DataError(
             None,
             f"{int(test.count[bad].sum())} held-out tokens have zero predictive probability "
-            "(τ_v = 0 for words unseen in training, digest §7.4); use oov_rule: drop or "
+            "(τ_v = 0 for words unseen in training, Eq 31; the paper does not say how it "
+            "handled them); use oov_rule: drop or "
             "tau_floor > 0",
         )
     return float(np.exp(-np.sum(test.count * np.log(p)) / test.n_tokens))

@@ -1,5 +1,6 @@
 """The configurations of :class:`~latentlab.models.hdp.model.HDPLDA` and their options
-(seed 001; digest §3.2, §8), without the model: the study's settings read these, and a job
+(seed 001; Sec. 4 and the choices the paper leaves open), without the model: the study's
+settings read these, and a job
 that only draws a figure then imports neither numba nor scipy (issue 23)."""
 
 from __future__ import annotations
@@ -15,7 +16,8 @@ CONFIGS = tuple(f"{m}_{p}" for m in METHODS for p in PRIORS)
 
 @dataclass
 class Hyperprior:
-    """Gamma hyperpriors of CVB/CVB0 (digest §3.2; infpy midpoints by default [AMBIG])."""
+    """Gamma hyperpriors of CVB/CVB0 (not reported in the paper; infpy's midpoints of
+    [24]'s ranges by default)."""
 
     a_alpha: float = 4.0
     b_alpha: float = 4.0
@@ -28,11 +30,11 @@ class Hyperprior:
 
 @dataclass
 class HDPOptions:
-    """Open decisions of seed 001 (digest §8) with their defaults.
+    """Choices seed 001 leaves open, with our defaults.
 
-    alpha0_init, gamma0_init:   §3.7: α0π_k = 0.1/T read as α0 = 0.1, E[π_k] = 1/T
+    alpha0_init, gamma0_init:   Sec. 6: α0π_k = 0.1/T read as α0 = 0.1, E[π_k] = 1/T
                                 (q(π̃_k) = Beta(1, T − k)); initial γ0 = 1 (not given).
-    beta_init:                  §3.7 "β0τ_v = 0.1/T": ``literal`` (β0 = 0.1·V/T, τ = 1/V),
+    beta_init:                  Sec. 6 "β0τ_v = 0.1/T": ``literal`` (β0 = 0.1·V/T, τ = 1/V),
                                 ``per_V`` (β0 = 0.1, i.e. a typo for 0.1/V), ``unnormalised``
                                 (β0 = 0.1 and β_v = 0.1/T in the first sweep only).
     fp_max_iter, fp_tol:        inner Minka iterations for α0 (Eq 29) and β0 (Eq 30).
@@ -41,10 +43,11 @@ class HDPOptions:
     sort_topics:                reorder topics by decreasing Σ_d E[I(n_dk ≥ 1)] (PCVB) or
                                 Σ_d E[s_dk] (CVB) before the stick update; the paper does not.
     tau_floor:                  0 = the paper's rule (τ_v = 0 for words unseen in training,
-                                Eq 31); > 0 floors τ at tau_floor/V and renormalises (§7.4 b).
+                                Eq 31); > 0 floors τ at tau_floor/V and renormalises (ours).
     cvb_denominator:            "G" (paper, Eq 18) or "E" (infpy) for β0 in the denominator.
-    cvb_predictive:             "E" or "G" values of α0π_k, β0τ_v in the CVB predictive (§3.8).
-    recount_every:              recompute E/V counts from q every n sweeps (drift, §7.3).
+    cvb_predictive:             "E" or "G" values of α0π_k, β0τ_v in the CVB predictive
+                                (Eq 37; the paper leaves this open).
+    recount_every:              recompute E/V counts from q every n sweeps (drift; ours).
     hyper_burnin:               sweeps before the first global update (0 = Algorithm 1: every
                                 iteration). Not in the document; a diagnostic for the
                                 symmetric fixed point the zero-order methods can stay in.

@@ -85,7 +85,7 @@ def sweep(
 
 
 def expected_counts(doc_ptr, words, q, V):
-    """E[n_dk], E[n_vk] (word-major), E[n_k] and the variance counts (§3.0)."""
+    """E[n_dk], E[n_vk] (word-major), E[n_k] and the variance counts (Sec. 4)."""
     N = len(doc_ptr) - 1
     T = q.shape[1]
     d_of = np.repeat(np.arange(N), np.diff(doc_ptr))
@@ -115,7 +115,7 @@ def prob_nonzero_direct(doc_ptr, words, q, V):
 
 
 def log_zero_stats(doc_ptr, words, q, V):
-    """L = Σ log1p(−min(q, 1−1e−15)) per (d,k), (v,k), k (digest §7.2)."""
+    """L = Σ log1p(−min(q, 1−1e−15)) per (d,k), (v,k), k (Eqs 26, 32 in log1p form)."""
     N = len(doc_ptr) - 1
     d_of = np.repeat(np.arange(N), np.diff(doc_ptr))
     lz = np.log1p(-np.minimum(q.astype(np.float64), QCLIP))

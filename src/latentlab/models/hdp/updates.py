@@ -3,7 +3,8 @@
 * PCVB / PCVB0 (the paper's proposal, Sec 5.2): q(π̃) by Eqs 24–26, E[π] by Eqs 27–28,
   α0 by the fixed point Eq 29, γ0 in closed form Eq 33, β0 by the fixed point Eq 30 and,
   for AA, τ by Eqs 31–32. All need only the log-zero statistics E[I(n ≥ 1)].
-* CVB / CVB0 (Teh, Kurihara & Welling 2008, ref [24]; digest §3.2, [R-ext]): Gamma
+* CVB / CVB0 (Teh, Kurihara & Welling 2008, ref [24]; the paper does not give this
+  machinery, Sec. 4: reconstructed from [24] as coded in JohnReid/infpy): Gamma
   hyperpriors on α0, β0, γ0, a Dirichlet(a_τ) prior on τ, auxiliary variables η, ξ and
   table counts s, t with second-order Taylor expectations over the "positive part"
   statistics P+, E+, V+.
@@ -71,7 +72,8 @@ def stick_log_geometric(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 def uniform_stick(T: int) -> tuple[np.ndarray, np.ndarray]:
-    """q(π̃) with E[π_k] = 1/T exactly: a_k = 1, b_k = T − k (1-based; digest §3.7 [R])."""
+    """q(π̃) with E[π_k] = 1/T exactly: a_k = 1, b_k = T − k (1-based; derived here for
+    Sec. 6's initialisation)."""
     k = np.arange(1, T)
     return np.ones(T - 1), (T - k).astype(np.float64)
 
@@ -107,9 +109,11 @@ def fixed_point_concentration(
 
     ``num`` = Σ E[I(n ≥ 1)], ``n`` = the group sizes (n_d for α0; E[n_k] for β0).
     x·Σ_j[Ψ(n_j+x) − Ψ(x)] rises from #{n_j > 0} (x → 0) to Σ n_j (x → ∞), so a positive
-    root exists iff #{n_j > 0} < num < Σ n_j (digest §3.7). Outside that range the
+    root exists iff #{n_j > 0} < num < Σ n_j (derived here; not in the paper). Outside that
+    range the
     result is reported as not converged (value clipped into [1e−8, 1e8]) with n_iter = 0.
-    ``max_iter = 1`` takes a single step per outer iteration (digest §8, item 2).
+    ``max_iter = 1`` takes a single step per outer iteration (the paper does not say how
+    many inner iterations it ran).
     """
     n = np.asarray(n, dtype=np.float64)
     n = n[n > 1e-12]
@@ -138,7 +142,8 @@ def tau_from_counts(Ikv_sum: np.ndarray) -> np.ndarray:
 
 
 def floor_tau(tau: np.ndarray, eps: float) -> np.ndarray:
-    """Option (b) of digest §7.4: τ_v ← max(τ_v, eps), renormalised."""
+    """τ_v ← max(τ_v, eps), renormalised (ours: Eq 31 gives τ_v = 0 to words unseen in
+    training and the paper does not say how it handled them)."""
     t = np.maximum(tau, eps)
     return t / t.sum()
 
@@ -152,7 +157,8 @@ psi2 = kernels.psi2
 
 
 def positive_part(E: np.ndarray, V: np.ndarray, L: np.ndarray):
-    """P+ = 1 − exp(Z), E+ = E/P+, V+ = V/P+ − (1 − P+)E+² (digest §3.2); 0 where P+ ≈ 0."""
+    """P+ = 1 − exp(Z), E+ = E/P+, V+ = V/P+ − (1 − P+)E+² ([24] via infpy; not in the
+    paper); 0 where P+ ≈ 0."""
     P = -np.expm1(L)
     ok = P > 1e-12
     Ps = np.where(ok, P, 1.0)
@@ -162,7 +168,8 @@ def positive_part(E: np.ndarray, V: np.ndarray, L: np.ndarray):
 
 
 def expected_tables(G: np.ndarray, P: np.ndarray, Ep: np.ndarray, Vp: np.ndarray) -> np.ndarray:
-    """E[s] ≈ G·P+·[Ψ(G+E+) − Ψ(G) + ½V+Ψ''(G+E+)] (digest §3.2, [R-ext]); 0 where P+ = 0."""
+    """E[s] ≈ G·P+·[Ψ(G+E+) − Ψ(G) + ½V+Ψ''(G+E+)] ([24] via infpy; not in the paper);
+    0 where P+ = 0."""
     x = G + Ep
     val = G * P * (digamma(x) - digamma(G) + 0.5 * Vp * psi2(x))
     return np.where(P > 0, val, 0.0)

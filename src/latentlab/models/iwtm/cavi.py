@@ -1,5 +1,5 @@
 """Mean-field CAVI for IWTM on a truncated stick-breaking HDP (Waters 2014, ch. 5;
-Eqs 5.10-5.27, Table 5.1; ELBO of digest Sec. 3.6).
+Eqs 5.10-5.27, Table 5.1; the thesis does not write the ELBO, ours is derived here).
 
 q(z_di, k_di) is kept sparse: for each datum only the atoms mapped (by their most
 probable cluster) to its ``c_top`` best clusters under E l are candidates (Sec. 5.4.3).
@@ -31,7 +31,7 @@ import scipy.sparse as sp
 from scipy.special import digamma, gammaln
 
 from latentlab.errors import ConfigError, DataError, DivergenceError
-from latentlab.models.lda.kernels import digamma as nb_digamma
+from latentlab.kernels.special import digamma as nb_digamma
 from latentlab.threads import job_threads
 
 from .kernels import (
@@ -173,7 +173,8 @@ class IWTMCavi:
         finally:
             nb.set_num_threads(old)
 
-    # -- factors of the mapping mode (digest Sec. 3.3)
+    # -- factors of the mapping mode: the thesis's (5.17) and its master pseudo-count read
+    # the topic-shared mapping of Sec. 5.3.3 differently; ``mapping_mode`` picks one reading
     @property
     def _map_div(self) -> float:
         return float(self.T) if self.s.mapping_mode == "per_topic" else 1.0
@@ -462,7 +463,7 @@ class IWTMCavi:
         """Eqs 5.20-5.21 / 5.26-5.27 with simulated reordering."""
         self._master_sticks()
 
-    # -- ELBO (digest Sec. 3.6)
+    # -- ELBO (not written in the thesis; derived here)
     def elbo(self, st: LocalStats) -> float:
         T = self.T
         al = self.alpha
@@ -547,7 +548,8 @@ class IWTMCavi:
         return self
 
     def n_used(self, threshold=1.0) -> int:
-        """Clusters with n_c >= 1 (digest pitfall 14)."""
+        """Clusters with n_c >= 1 (our definition of the clusters in use; the thesis gives
+        none)."""
         return int((getattr(self, "n_c", np.zeros(1)) >= threshold).sum())
 
     def transform(self, X, indptr) -> np.ndarray:

@@ -132,7 +132,8 @@ class IWTMGdpmm:
     # -- ELBO
     def elbo(self, st: MixStats) -> float:
         """E log p(X, c, beta, mu, lambda) - E log q from the local step's statistics and
-        the current globals (IWTM's ELBO, digest Sec. 3.6, with one topic and no map)."""
+        the current globals (IWTM's ELBO as derived in :mod:`.cavi`, with one topic and no
+        map)."""
         q = self.q
         el = q.e_lam
         mm = np.einsum("cd,cd->c", q.mt, q.mt)

@@ -23,6 +23,8 @@ from scipy.optimize import minimize, minimize_scalar
 from scipy.special import digamma, gammaln
 
 from latentlab.errors import ConfigError, DivergenceError
+from latentlab.kernels.sampling import categorical, categorical_log
+from latentlab.kernels.special import log_polya, logsumexp
 
 from .normal_gamma import NGPrior, log_predictive_stats
 
@@ -30,34 +32,6 @@ NEG_INF = -np.inf
 
 
 # ------------------------------------------------------------------ numba helpers
-@nb.njit(cache=True)
-def _lse(a, n):
-    mx = -np.inf
-    for j in range(n):
-        if a[j] > mx:
-            mx = a[j]
-    if mx == -np.inf:
-        return mx
-    s = 0.0
-    for j in range(n):
-        s += math.exp(a[j] - mx)
-    return mx + math.log(s)
-
-
-@nb.njit(cache=True)
-def _sample_log(a, n, u):
-    m = _lse(a, n)
-    acc = 0.0
-    for j in range(n):
-        acc += math.exp(a[j] - m)
-        if u < acc:
-            return j
-    for j in range(n - 1, -1, -1):  # rounding: last option with mass
-        if a[j] > -np.inf:
-            return j
-    return n - 1
-
-
 @nb.njit(cache=True)
 def _dish_logf(x, dish_hw, dish_m, dish_n, dish_s, dish_q, m, beta0, a, b, logf):
     """Student-t predictive of x under every active dish; returns f_new (prior)."""
@@ -68,19 +42,6 @@ def _dish_logf(x, dish_hw, dish_m, dish_n, dish_s, dish_q, m, beta0, a, b, logf)
         else:
             logf[k] = -np.inf
     return log_predictive_stats(x, 0.0, zero, 0.0, m, beta0, a, b)
-
-
-@nb.njit(cache=True)
-def _log_pz_doc(ndt_row, alpha_row):
-    """log p(z_d | alpha_y) (Eq. 4.1)."""
-    A = 0.0
-    N = 0.0
-    out = 0.0
-    for t in range(alpha_row.shape[0]):
-        A += alpha_row[t]
-        N += ndt_row[t]
-        out += math.lgamma(alpha_row[t] + ndt_row[t]) - math.lgamma(alpha_row[t])
-    return out + math.lgamma(A) - math.lgamma(A + N)
 
 
 @nb.njit(cache=True)
@@ -104,12 +65,12 @@ def _topic_logprior(d, y, ndt, alpha_y, log_py, out, buf):
         A = 0.0
         for j in range(T):
             A += alpha_y[c, j]
-        pz[c] = log_py[c] + _log_pz_doc(ndt[d], alpha_y[c])
+        pz[c] = log_py[c] + log_polya(ndt[d], alpha_y[c])  # Eq. 4.1
         lA[c] = math.log(A + Nd)
     for r in range(T):
         for c in range(Y):
             buf[c] = pz[c] + math.log(alpha_y[c, r] + ndt[d, r]) - lA[c]
-        out[r] = _lse(buf, Y)
+        out[r] = logsumexp(buf, Y)
 
 
 @nb.njit(cache=True)
@@ -118,14 +79,14 @@ def _restaurant_logL(logf, logf_new, dish_hw, dish_m, m_total, c_rk, n_r, alpha0
     for k in range(dish_hw):
         tmp[k] = math.log(dish_m[k]) + logf[k] if dish_m[k] > 0 else -np.inf
     tmp[dish_hw] = math.log(gamma) + logf_new
-    lp_new = _lse(tmp, dish_hw + 1) - math.log(m_total + gamma)
+    lp_new = logsumexp(tmp, dish_hw + 1) - math.log(m_total + gamma)
     T = c_rk.shape[0]
     L = np.empty(T)
     for r in range(T):
         for k in range(dish_hw):
             tmp[k] = math.log(c_rk[r, k]) + logf[k] if c_rk[r, k] > 0 else -np.inf
         tmp[dish_hw] = math.log(alpha0) + lp_new
-        L[r] = _lse(tmp, dish_hw + 1) - math.log(n_r[r] + alpha0)
+        L[r] = logsumexp(tmp, dish_hw + 1) - math.log(n_r[r] + alpha0)
     return lp_new, L
 
 
@@ -211,7 +172,7 @@ def _sweep_reference(idx, x, doc, y, z, tab, table_n, table_rest, table_dish, ta
         _topic_logprior(doc[i], y[doc[i]], ndt, alpha_y, log_py, prior, buf)
         for r in range(T):
             prior[r] += L[r]
-        r = _sample_log(prior, T, u[ii, 0])
+        r = categorical_log(prior, T, u[ii, 0])
         # table in restaurant r: existing t ~ n_t f_k(t), new ~ alpha0 p_newtable
         nt = 0
         for t in range(counters[1]):
@@ -220,7 +181,7 @@ def _sweep_reference(idx, x, doc, y, z, tab, table_n, table_rest, table_dish, ta
                 tbl_id[nt] = t
                 nt += 1
         tbl_lp[nt] = math.log(alpha0) + lp_new
-        j = _sample_log(tbl_lp, nt + 1, u[ii, 1])
+        j = categorical_log(tbl_lp, nt + 1, u[ii, 1])
         if j < nt:
             t = tbl_id[j]
             k = table_dish[t]
@@ -228,7 +189,7 @@ def _sweep_reference(idx, x, doc, y, z, tab, table_n, table_rest, table_dish, ta
             for kk in range(hw):
                 tmp[kk] = math.log(dish_m[kk]) + logf[kk] if dish_m[kk] > 0 else -np.inf
             tmp[hw] = math.log(gamma) + lf_new
-            kk = _sample_log(tmp, hw + 1, u[ii, 2])
+            kk = categorical_log(tmp, hw + 1, u[ii, 2])
             if kk < hw:
                 k = kk
             else:
@@ -276,11 +237,11 @@ def _leaf_logprobs(i, x, doc, y, table_n, table_rest, table_dish, dish_m, dish_n
     _topic_logprior(doc[i], y[doc[i]], ndt, alpha_y, log_py, prior, buf)
     for r in range(T):
         prior[r] += L[r]
-    lz = prior - _lse(prior, T)
+    lz = prior - logsumexp(prior, T)
     for kk in range(hw):
         tmp[kk] = math.log(dish_m[kk]) + logf[kk] if dish_m[kk] > 0 else -np.inf
     tmp[hw] = math.log(gamma) + lf_new
-    ldish = tmp[: hw + 1] - _lse(tmp, hw + 1)
+    ldish = tmp[: hw + 1] - logsumexp(tmp, hw + 1)
     out = []
     for r in range(T):
         denom = L[r] + math.log(n_r[r] + alpha0)  # log of sum over tables
@@ -350,24 +311,6 @@ def _logf_cached(x, k, mn, cst, tas, pw):
         a0 += e0 * e0
     d2 = (a0 + a1) + (a2 + a3)
     return cst[k] - pw[k] * math.log1p(d2 / tas[k])
-
-
-@nb.njit(cache=True)
-def _sample_lin(w, n, u):
-    """Index j with probability w_j / sum w (w >= 0, not all zero) for the uniform u."""
-    tot = 0.0
-    for j in range(n):
-        tot += w[j]
-    acc = 0.0
-    target = u * tot
-    for j in range(n):
-        acc += w[j]
-        if target < acc:
-            return j
-    for j in range(n - 1, -1, -1):  # rounding: last option with mass
-        if w[j] > 0.0:
-            return j
-    return n - 1
 
 
 @nb.njit(cache=True)
@@ -448,7 +391,7 @@ def _sweep(idx, x, doc, y, z, tab, table_n, table_rest, table_dish, table_free, 
         _topic_logprior(doc[i], y[doc[i]], ndt, alpha_y, log_py, prior, buf)
         for r in range(T):
             prior[r] += math.log(S[r] + alpha0 * pn) - math.log(n_r[r] + alpha0)
-        r = _sample_log(prior, T, u[ii, 0])
+        r = categorical_log(prior, T, u[ii, 0])
         # table in restaurant r: existing t ~ n_t f_k(t), new ~ alpha0 p_newtable
         nt = 0
         for t in range(counters[1]):
@@ -457,12 +400,12 @@ def _sweep(idx, x, doc, y, z, tab, table_n, table_rest, table_dish, table_free, 
                 tbl_id[nt] = t
                 nt += 1
         tbl_w[nt] = alpha0 * pn
-        j = _sample_lin(tbl_w, nt + 1, u[ii, 1])
+        j = categorical(tbl_w, nt + 1, u[ii, 1])
         if j < nt:
             t = tbl_id[j]
             k = table_dish[t]
         else:
-            kk = _sample_lin(wd, hw + 1, u[ii, 2])
+            kk = categorical(wd, hw + 1, u[ii, 2])
             if kk < hw:
                 k = kk
             else:
@@ -643,8 +586,8 @@ class IWTMGibbs:
             self.alpha_y[c] = np.exp(res.x)
 
     def update_alpha0(self):
-        """alpha0 by the Antoniak table-count likelihood (digest Sec. 2.7 proposal; the
-        thesis says 'optimized' without a method)."""
+        """alpha0 by the Antoniak table-count likelihood (our choice; the thesis, Sec. 4.5.1,
+        says 'optimized' without a method)."""
         live = self.table_n[: self.counters[1]] > 0
         m_r = np.bincount(self.table_rest[: self.counters[1]][live], minlength=self.T)
         n_r = self.n_r.astype(float)

@@ -5,7 +5,7 @@ EXTEND(M, M') concatenates the clusters and master pseudo-counts (7.1-7.2), matc
 topics of M' to those of M by the Hungarian algorithm on the documents' mean topic
 weights (7.3; the printed "W - W P" is read W - W' P), concatenates the topic
 pseudo-counts zeta with the permuted zeta' (7.4-7.5) and builds the block-diagonal
-mapping (7.6). Both models are pruned first (digest pitfall 11) so an EXTEND does not
+mapping (7.6). Both models are pruned first (ours; the thesis does not say) so an EXTEND does not
 add the whole initial truncation. SVI's N_doc/|S| follows the corpus given to the next
 ``fit`` call (the document count after growth).
 """
@@ -65,7 +65,8 @@ def _set_state(m: IWTMCavi, q, n_c, zeta, B: sp.csr_matrix):
 def prune(m: IWTMCavi, threshold: float = 1.0, slack: int = 1) -> dict:
     """Paring back made explicit: drop clusters with n_c < threshold and atoms with
     sum_t zeta_tk < threshold, keeping ``slack`` empty ones of each as the truncation
-    slots (the last-ranked slot should be empty, digest Sec. 3.4). Kept components keep
+    slots (the last-ranked slot should be empty: only then is the decreasing sort of
+    Sec. 5.4.5 optimal, our finding). Kept components keep
     their relative index order; mapping rows lose the pruned clusters and are
     renormalised. Returns what was removed (counts and mass)."""
     if threshold < 0 or slack < 0:

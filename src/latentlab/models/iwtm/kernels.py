@@ -27,7 +27,7 @@ import math
 import numba as nb
 import numpy as np
 
-from latentlab.models.lda.kernels import digamma as nb_digamma
+from latentlab.kernels.special import digamma as nb_digamma
 
 N_BLOCKS = 8  # document blocks of the local step (fixed: results independent of threads)
 

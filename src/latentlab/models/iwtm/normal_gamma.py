@@ -42,7 +42,8 @@ class NGPrior:
     @classmethod
     def from_data(cls, X: np.ndarray, beta0: float, chi1: float) -> NGPrior:
         """Ch. 5 settings: m = mean of X, shape chi1, scale chi2 with chi1 chi2 =
-        precision(x) = N D / sum ||x - xbar||^2 (digest Sec. 1.7)."""
+        precision(x) = N D / sum ||x - xbar||^2 (Sec. 5.5; the definition of precision(x) is
+        ours, the thesis does not give it)."""
         X = np.asarray(X, dtype=np.float64)
         m = X.mean(0)
         ss = float(((X - m) ** 2).sum())
@@ -58,7 +59,7 @@ def _posterior_terms(n, s, q, prior: NGPrior):
     nu = prior.beta0 + n
     mn = (prior.beta0 * prior.m + s) / nu
     an = prior.a + 0.5 * n * D
-    # tr(M)/2 = (q + beta0 ||m||^2 - nu ||m_n||^2)/2 (digest Sec. 2.3)
+    # tr(M)/2 = (q + beta0 ||m||^2 - nu ||m_n||^2)/2 (the M of (4.8)-(4.11), rewritten)
     rate = 1.0 / prior.b + 0.5 * (q + prior.beta0 * prior.m @ prior.m - nu * mn @ mn)
     return nu, mn, an, rate
 
@@ -184,7 +185,7 @@ def augment(X: np.ndarray) -> np.ndarray:
 
 def cluster_elbo_terms(q: ClusterQ, prior: NGPrior) -> float:
     """sum_c E_q[log p(mu_c, lambda_c) - log q(mu_c, lambda_c)]: the clusters' part of the
-    ELBO (digest Sec. 3.6) under the Normal-Gamma base measure."""
+    ELBO (derived here; the thesis does not write it) under the Normal-Gamma base measure."""
     p = prior
     D = p.dim
     el = q.e_lam
@@ -253,7 +254,8 @@ def expected_loglik(X: np.ndarray, q: ClusterQ) -> np.ndarray:
 # Natural parameters of q(mu, lambda) = N(m, (nu lambda)^-1 I) Gam(chi1, chi2) (scale):
 # eta = (nu m, nu, chi1 - 1, -(1/chi2 + nu ||m||^2 / 2)). The complete conditional of a
 # cluster is prior + sum_i rho_ic (x_i, 1, D/2, -||x_i||^2/2), so the printed Eqs
-# 6.17-6.27 (garbled) are replaced by this exact form (digest Sec. 4.2, claim C4).
+# 6.17-6.27 (garbled in our copy) are replaced by this exact form (derived here; with
+# rho = 1 and the full batch it gives 5.13-5.16, claim C4).
 @dataclass
 class NGNatural:
     e1: np.ndarray  # C x D

@@ -1,6 +1,7 @@
 """Supervised LDA on visual words with a class-specific Dirichlet (Fei-Fei & Perona's
 Theme Model 1; the ch. 4 baseline of Waters 2014), collapsed Gibbs:
-p(z = t) ∝ (alpha_yt + N_dt)(beta + n_tw)/(W beta + n_t) (digest Sec. 2.8); test
+p(z = t) ∝ (alpha_yt + N_dt)(beta + n_tw)/(W beta + n_t) (Sec. 4.5.1's LDA baseline;
+the conditional is written out here); test
 documents use the class-marginalised prior (4.3) against the frozen training counts."""
 
 from __future__ import annotations
@@ -13,8 +14,9 @@ from scipy.optimize import minimize_scalar
 from scipy.special import gammaln
 
 from latentlab.errors import ConfigError
+from latentlab.kernels.sampling import categorical_log
 
-from .gibbs import GibbsSchedule, IWTMGibbs, _sample_log, _topic_logprior, predict_class
+from .gibbs import GibbsSchedule, IWTMGibbs, _topic_logprior, predict_class
 
 
 @nb.njit(cache=True)
@@ -33,7 +35,7 @@ def _slda_sweep(w, doc, y, z, ndt, ntw, nt, alpha_y, log_py, beta, u, update_glo
         _topic_logprior(d, y[d], ndt, alpha_y, log_py, lp, buf)
         for t in range(T):
             lp[t] += math.log(beta + ntw[t, w[i]]) - math.log(W * beta + nt[t])
-        t = _sample_log(lp, T, u[i])
+        t = categorical_log(lp, T, u[i])
         z[i] = t
         ndt[d, t] += 1
         if update_global:

@@ -1,5 +1,9 @@
 """LDA inference core shared by the ``scvb0``, ``ais_eval`` and ``hdp_pcvb0`` studies.
 
+"Thesis" in this package means J. R. Foulds (2014), *Latent Variable Modeling for Networks
+and Text: Algorithms, Models and Evaluation Techniques*, PhD dissertation, UC Irvine; its
+section, equation, algorithm and figure numbers are cited as "Sec. 4.3.1", "Eq. 4.21".
+
 Conventions
 -----------
 * Input is a :class:`latentlab.data.corpus.BowCorpus` (CSR). Word ids must be in
@@ -45,8 +49,8 @@ numba kernels (flat arrays, n_wk word-major W x K, n_dk D x K, tokens doc-major)
 
 Variational / stochastic algorithms (see their modules): ``CVB0`` (batch CVB0 and
 second-order CVB, clumped or per token), ``MapLdaU`` (batch unnormalised MAP EM,
-Eq. 4.57), ``BatchVB`` (Blei et al. 2003), ``SVB`` (Hoffman et al. 2010, digest
-Sec. 4.2), ``SCVB0`` (Algorithm 7, Sec. 4.3). Online EM for MAP_LDA_U (Appendix B /
+Eq. 4.57), ``BatchVB`` (Blei et al. 2003), ``SVB`` (Hoffman et al. 2010; thesis
+Alg. 6, Sec. 4.3.1), ``SCVB0`` (Algorithm 7, Sec. 4.3). Online EM for MAP_LDA_U (Appendix B /
 Eqs. 4.66-4.68) exists only as the test oracle ``reference.online_em_map_lda_u`` (the
 claims check that SCVB0's token stream equals it). Held-out evaluation:
 :mod:`latentlab.evaluation.heldout`.

@@ -1,5 +1,6 @@
 """Collapsed Gibbs sampling for LDA (Griffiths & Steyvers 2004; thesis Eq. 1.17 / 4.21)
-with MALLET-style hyperparameter optimisation (digest Sec. 1.3-1.4)."""
+with MALLET-style hyperparameter optimisation (thesis Sec. 5.3; the schedule is not
+stated there, see ``optimize_interval``)."""
 
 from __future__ import annotations
 
@@ -29,7 +30,8 @@ class CGS(BatchLoop):
         ``burn_in`` (MALLET ``--optimize-interval``; 0 disables). The optimisation
         runs after iteration ``it`` (1-based) when ``it > burn_in`` and
         ``it % optimize_interval == 0``, so with the defaults the first one is at
-        iteration 300 (digest Sec. 1.4).
+        iteration 300 (not stated in the thesis; inferred from the jump at iteration 300
+        and the ridges at 100-iteration intervals of Figs 5.7 and 5.11).
     burn_in : MALLET ``--optimize-burn-in``.
     learn_beta : also learn the symmetric beta on the same schedule.
     seed : the run is a function of the seed (uniforms come from
@@ -116,7 +118,7 @@ class CGS(BatchLoop):
 
     def optimize_hyperparameters(self) -> None:
         """Minka fixed point on the count histograms (asymmetric alpha; symmetric beta
-        if ``learn_beta``), digest Sec. 1.4."""
+        if ``learn_beta``); the thesis names MALLET's optimisation only (Sec. 5.3)."""
         hist, len_hist = count_histograms(self.n_dk)
         self.alpha = minka_alpha(self.alpha, hist, len_hist)
         if self.learn_beta:
@@ -161,7 +163,7 @@ def sample_fixed_phi(
     callback: Callable | None = None,
 ):
     """Gibbs sampling of one document's topic assignments with topics fixed
-    (digest Sec. 1.3): P(z_i = k | rest) ∝ (n_k^{(d)-i} + alpha_k) Phi_{w_i k}.
+    (thesis Eq. 4.21 with Phi fixed): P(z_i = k | rest) ∝ (n_k^{(d)-i} + alpha_k) Phi_{w_i k}.
 
     ``phi_wk`` is W x K; ``word_ids`` the document's token stream (one id per token).
     Returns ``(z, n_k)`` after ``n_iter`` sweeps; ``callback(z, n_k, it)`` runs after

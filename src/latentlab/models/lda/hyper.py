@@ -2,7 +2,7 @@
 
 Asymmetric alpha (Wallach et al. 2009a; MALLET ``Dirichlet.learnParameters``) and a
 symmetric beta, both from the Polya (Dirichlet-multinomial) likelihood of the topic
-assignments (digest Sec. 1.2, 1.4; thesis Eq. 4.20). The digamma differences
+assignments (thesis Sec. 4.1.2, Eq. 4.20). The digamma differences
 psi(n + a) - psi(a) are evaluated as cumulative sums of 1/(a + i) over a histogram of
 counts, so one fixed-point iteration costs O(K * max count), not O(D * K).
 """
@@ -53,7 +53,7 @@ def minka_alpha(
     alpha_k <- alpha_k * sum_d [psi(n_dk + alpha_k) - psi(alpha_k)]
                         / sum_d [psi(n_d + alpha_0) - psi(alpha_0)]
     (Minka 2000, Eq. 55; Wallach 2008 histogram form). Maximises
-    sum_d log Polya(z_d | alpha) (digest Sec. 1.2).
+    sum_d log Polya(z_d | alpha) (thesis Sec. 3.4 and 4.1.2).
     """
     a = np.array(alpha, dtype=np.float64)
     for _ in range(n_iter):
@@ -102,7 +102,7 @@ def minka_beta_symmetric(
 
 
 def log_polya(ndk: np.ndarray, alpha: np.ndarray) -> float:
-    """sum_d log Polya(z_d | alpha) (digest Sec. 1.2): the probability of the topic
+    """sum_d log Polya(z_d | alpha) (thesis Sec. 3.4 and 4.1.2): the probability of the topic
     assignment *sequences*, no multinomial coefficient."""
     ndk = np.asarray(ndk, dtype=np.float64)
     alpha = np.broadcast_to(np.asarray(alpha, dtype=np.float64), ndk.shape[-1:])

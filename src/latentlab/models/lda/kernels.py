@@ -16,6 +16,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from latentlab.kernels.sampling import sample_cumulative, search_cumulative
+from latentlab.kernels.special import digamma
+
 
 # --------------------------------------------------------------------- CGS (Eq. 4.21)
 @njit(cache=True)
@@ -39,10 +42,7 @@ def cgs_sweep(ptr, w, z, ndk, nwk, nk, alpha, beta, beta_sum, u, p, inv):
             for j in range(K):
                 tot += (ndk[d, j] + alpha[j]) * (nwk[wi, j] + beta) * inv[j]
                 p[j] = tot
-            r = u[i] * tot
-            k = 0
-            while k < K - 1 and p[k] <= r:
-                k += 1
+            k = sample_cumulative(p, K, u[i])
             z[i] = k
             ndk[d, k] += 1
             nwk[wi, k] += 1
@@ -67,7 +67,7 @@ def count_assignments(ptr, w, z, K, W):
 
 @njit(cache=True)
 def fixed_phi_sweep(w, z, ndk, phi_wk, alpha, u, p):
-    """One Gibbs sweep over one document with topics fixed (digest Sec. 1.3):
+    """One Gibbs sweep over one document with topics fixed (thesis Eq. 4.21, Phi fixed):
     P(z_i = k | rest) ∝ (n_k^{(d)-i} + alpha_k) Phi_{w_i k}. ``phi_wk`` is W x K."""
     K = ndk.shape[0]
     for i in range(w.shape[0]):
@@ -77,25 +77,9 @@ def fixed_phi_sweep(w, z, ndk, phi_wk, alpha, u, p):
         for j in range(K):
             tot += (ndk[j] + alpha[j]) * phi_wk[wi, j]
             p[j] = tot
-        r = u[i] * tot
-        k = 0
-        while k < K - 1 and p[k] <= r:
-            k += 1
+        k = sample_cumulative(p, K, u[i])
         z[i] = k
         ndk[k] += 1
-
-
-# --------------------------------------------------------------------- special functions
-@njit(cache=True)
-def digamma(x):
-    """psi(x) for x > 0: recurrence to x >= 6, then the asymptotic series (|err| < 1e-12)."""
-    r = 0.0
-    while x < 6.0:
-        r -= 1.0 / x
-        x += 1.0
-    f = 1.0 / (x * x)
-    t = f * (-1.0 / 12 + f * (1.0 / 120 + f * (-1.0 / 252 + f * (1.0 / 240 + f * (-1.0 / 132)))))
-    return r + np.log(x) - 0.5 / x + t
 
 
 # --------------------------------------------------------------------- batch CVB0 / CVB
@@ -401,7 +385,7 @@ def svb_minibatch(
     docs, indptr, wids, cnts, L, lscale, Lsum, eta, W, alpha, n_local, tol, gamma0,
     acc, touched, touched_list, expElogbeta, gamma_out,
 ):  # fmt: skip
-    """Local step of stochastic VB for one minibatch (Hoffman et al. 2010; digest 4.2).
+    """Local step of stochastic VB for one minibatch (Hoffman et al. 2010; thesis Alg. 6).
 
     lambda = eta + ``lscale * L`` (W x K word-major, lazily scaled), column sums
     sum_w lambda_kw = W eta + lscale * Lsum_k. exp(E[log Phi_kw]) is computed once for
@@ -674,10 +658,7 @@ def cgs_sweep_sparse(ptr, w, z, ndk, nwk, nk, alpha, beta, beta_sum, u, wnz, wle
                 r = 0.0
             x = u[i] * (s + r + q)
             if x < q:
-                j = 0
-                while j < L - 1 and p[j] <= x:
-                    j += 1
-                k = wnz[wi, j]
+                k = wnz[wi, search_cumulative(p, L, x)]
             elif x < q + r and nd > 0:
                 x -= q
                 acc = 0.0

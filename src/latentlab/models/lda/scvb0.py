@@ -1,5 +1,5 @@
 """SCVB0: stochastic collapsed variational Bayes, zero order (Foulds et al. 2013;
-thesis Algorithm 7, Eqs. 4.43-4.49; digest Sec. 4.3)."""
+thesis Algorithm 7, Eqs. 4.43-4.49, Sec. 4.2.3-4.2.4)."""
 
 from __future__ import annotations
 
@@ -32,13 +32,16 @@ class SCVB0(MinibatchLoop):
 
     Per minibatch M of documents: each document starts from N^Theta_d = C_d Dir(1);
     ``n_burn`` burn-in passes update N^Theta_d only, then the final pass also adds
-    (C/|M|) gamma to the minibatch estimates, |M| = tokens in the minibatch (P4.1);
+    (C/|M|) gamma to the minibatch estimates, |M| = tokens in the minibatch
+    ("minibatches over tokens", Sec. 4.2.4);
     then N^Phi := (1-rho^Phi_t) N^Phi + rho^Phi_t N^Phi_hat (same for N^Z), t += 1.
     rho^Theta's clock restarts at each document and advances per token (per distinct
-    word with ``clumping``, Eq. 4.49), continuing across the burn-in pass (P4.4).
+    word with ``clumping``, Eq. 4.49), continuing across the burn-in pass (the thesis
+    leaves this open; our choice).
     ``phi_clock='minibatch'`` (default) or ``'documents'`` sets what t counts.
-    Initialisation (AMBIG, digest 4.3): G ~ Gamma(100, 1/100) elementwise and
-    N^Phi = C G / sum G (``init='corpus'``: total mass C, the digest's recommendation) or
+    Initialisation (the thesis says only "randomly initialize", Alg. 7; our choice):
+    G ~ Gamma(100, 1/100) elementwise and
+    N^Phi = C G / sum G (``init='corpus'``: total mass C, the default) or
     N^Phi = G (``init='hoffman'``: the scale of Hoffman's lambda initialisation, as SVB).
     ``threads > 1``: the documents of a minibatch are split into ``threads`` contiguous
     blocks processed in parallel (:func:`kernels.scvb0_minibatch_parallel`); the same
@@ -50,7 +53,7 @@ class SCVB0(MinibatchLoop):
     ``time_budget`` seconds of training are reached (:class:`MinibatchLoop`);
     ``callback(model, info) -> stop`` after every minibatch. ``phi()`` is Phi_hat (K x W);
     ``theta()`` the training documents' N^Theta update at its fixed point with the final
-    topics (:func:`latentlab.evaluation.heldout.estimate_theta`).
+    topics (:func:`latentlab.models.lda.theta.estimate_theta`).
     """
 
     def __init__(
@@ -184,6 +187,6 @@ class SCVB0(MinibatchLoop):
         """Theta of the training documents (D x K): (N^Theta_d + alpha)/(C_d + sum alpha)
         at the fixed point of the document update (Eq. 4.43) with the current topics
         frozen. Deterministic (no random numbers are drawn), so training can continue."""
-        from latentlab.evaluation.heldout import estimate_theta
+        from .theta import estimate_theta
 
         return estimate_theta(self._corpus, self.phi_wk(), self.alpha, n_iter, tol)

@@ -1,5 +1,7 @@
 """Variational Bayes for LDA with a Dirichlet on topics: stochastic VB / SVI (Hoffman et
-al. 2010; thesis Alg. 6, digest Sec. 4.2) and batch VB (Blei et al. 2003; digest 4.1)."""
+al. 2010; thesis Alg. 6, Sec. 4.3.1) and batch VB (Blei et al. 2003; thesis Fig. 4.7).
+The thesis gives only the generic Alg. 6; the LDA specifics follow Hoffman's
+onlineldavb.py, which the thesis's SVB "closely follows" (Sec. 4.3.1)."""
 
 from __future__ import annotations
 
@@ -35,7 +37,7 @@ def _check_threads(threads) -> int:
 
 def vb_theta(corpus_csr, exp_elog_phi_wk, alpha, max_iter: int = 100, tol: float = 1e-3):
     """Topic proportions E_q[theta] (D x K) of documents ``(indptr, wids, cnts)`` with the
-    topics fixed: the VB local step (Blei et al. 2003; digest 4.1) from gamma = alpha +
+    topics fixed: the VB local step (Blei et al. 2003) from gamma = alpha +
     C_d/K, gamma = alpha + sum_w n_dw phi_dwk with phi_dwk ∝ exp(E log theta_dk)
     exp(E log Phi_kw), until the mean |change of gamma| < ``tol`` (Hoffman's rule).
     Deterministic (no random start); empty documents get alpha / sum(alpha)."""
@@ -136,7 +138,7 @@ class _VBBase(ModelInterface):
 
 
 class SVB(MinibatchLoop, _VBBase):
-    """Stochastic VB for LDA, SVB-B{n_local}-O{offset} (digest Sec. 4.2, P4.5).
+    """Stochastic VB for LDA, SVB-B{n_local}-O{offset} (thesis Sec. 4.3.1, Fig. 4.3).
 
     alpha, beta(=eta) are shifted by ``offset`` (O in {0, 0.5}). Per minibatch S of
     ``minibatch`` documents: gamma_d ~ Gamma(100, 1/100); exactly ``n_local`` (B)
@@ -224,7 +226,8 @@ class SVB(MinibatchLoop, _VBBase):
 
 
 class BatchVB(_VBBase):
-    """Batch VB (Blei et al. 2003 with a Dirichlet on topics; digest Sec. 4.1 RECON):
+    """Batch VB (Blei et al. 2003 with a Dirichlet on topics; used for thesis Fig. 4.7,
+    whose equations the thesis does not give):
     every iteration runs the E-step on all documents (up to ``max_local`` passes per
     document, stopping when the mean |change of gamma| < ``tol``, as Hoffman's code),
     then lambda = eta + sstats (SVB with the whole corpus as the batch and rho = 1).

@@ -1,16 +1,19 @@
-"""Hierarchical Bayesian logistic regression (Wang & Blei 2013 Sec. 4.2, Appendix C; digest §2.3).
+"""Hierarchical Bayesian logistic regression (Wang & Blei 2013 Sec. 4.2, Appendix C).
 
-Model [R?] (the document's Eqs. 22-23 were lost; the digest's Normal-inverse-Wishart
-reconstruction): mu | Sigma ~ N(mu_h, Sigma / kappa_h), Sigma ~ IW(nu_h, Psi_h);
+Model (the document's Eqs. 22-23 are lost in our copy of it; the Normal-inverse-Wishart
+hyperprior is our reconstruction, consistent with Appendix C's MAP update "from their
+approximate expected sufficient statistics" and its "d, the dimension of coefficients"):
+mu | Sigma ~ N(mu_h, Sigma / kappa_h), Sigma ~ IW(nu_h, Psi_h);
 theta_j ~ N(mu, Sigma) per problem (school) j; y_ij ~ Bernoulli(sigma(theta_j^T x_ij)).
 
 Variational EM with a regularised (MAP) M-step:
 * E-step: q(theta_j) = N(m_j, V_j) by Laplace VI, delta-method VI or Jaakkola-Jordan under the
   current Gaussian prior N(mu, Sigma);
-* M-step [R?]: mu = (kappa_h mu_h + sum_j m_j) / (kappa_h + J),
+* M-step (under that reconstruction): mu = (kappa_h mu_h + sum_j m_j) / (kappa_h + J),
   Sigma = [Psi_h + kappa_h (mu - mu_h)(mu - mu_h)^T + sum_j (V_j + (m_j - mu)(m_j - mu)^T)]
           / (nu_h + J + d + 2).
-* Initialisation [R?]: q(theta_j) = N(0, I), then one M-step.
+* Initialisation (the document's is lost in our copy; ours): q(theta_j) = N(0, I), then one
+  M-step.
 The hyperprior (mu_h, kappa_h, nu_h = d + nu_offset, Psi_h = psi_scale * I) is configuration.
 """
 
@@ -27,7 +30,7 @@ log = logging.getLogger(__name__)
 
 
 def niw_map(ms, Vs, *, mu_h, kappa_h, nu_h, Psi_h):
-    """MAP M-step under the NIW hyperprior (digest §2.3 [R?])."""
+    """MAP M-step under the NIW hyperprior (our reconstruction of Eqs. 22-23)."""
     J = len(ms)
     d = len(mu_h)
     M = np.stack(ms)

@@ -1,6 +1,8 @@
 """Bayesian logistic regression: Laplace VI, delta-method VI, Jaakkola-Jordan (batch, sequential).
 
-Wang & Blei (2013) Sec. 4.2, Appendix C; digest §2.2 (formulas tagged [R] there).
+Wang & Blei (2013) Sec. 4.2, Appendix C. Our copy of the document lost its displayed
+equations; the formulas below are re-derived from its text (and, for Jaakkola-Jordan, from
+Jaakkola & Jordan 2000, which the document cites but does not restate).
 
 Model: theta ~ N(mu0, Sigma0); y_n | x_n ~ Bernoulli(sigma(theta^T x_n)), y in {0, 1}.
 
@@ -11,14 +13,15 @@ Model: theta ~ N(mu0, Sigma0); y_n | x_n ~ Bernoulli(sigma(theta^T x_n)), y in {
 * Delta VI with full V (Eq. 17):
   grad_m = X^T [y - sigma - 1/2 sigma(1-sigma)(1-2 sigma) q] - P(m - mu0),
   q_n = x_n^T V x_n fixed during the m-optimisation (L-BFGS); then V = -H(m)^-1; alternate.
-* Jaakkola-Jordan (1997/2000), batch (digest §2.2 [R, standard]):
+* Jaakkola-Jordan (1997/2000), batch (the standard form):
   V^-1 = P + 2 sum_n lambda(xi_n) x_n x_n^T, m = V (P mu0 + X^T (y - 1/2)),
   xi_n^2 = x_n^T (V + m m^T) x_n, lambda(xi) = tanh(xi/2) / (4 xi) (-> 1/8 at 0).
-  Sequential: one observation at a time, each with its own xi (JJ 2000), a sensitivity variant
-  (digest §6 warning on the paper's JJ log-likelihoods).
+  Sequential: one observation at a time, each with its own xi (JJ 2000), a sensitivity variant:
+  the document does not say which form it ran, and its JJ log-likelihoods in Table 1 (all near
+  log 1/2) are hard to get from the batch form.
 
-Predictive (Sec. 5.2 [R]): plug-in mean, p(y=1|x) = sigma(m^T x); an MC switch averages
-sigma(theta^T x) over q.
+Predictive (Sec. 5.2, "where m is the mean of variational distribution"): plug-in mean,
+p(y=1|x) = sigma(m^T x); an MC switch averages sigma(theta^T x) over q.
 """
 
 from __future__ import annotations
@@ -61,12 +64,12 @@ def blr_f(theta, X, y, mu0, P) -> float:
 
 
 def blr_grad(theta, X, y, mu0, P) -> np.ndarray:
-    """grad f = X^T (y - sigma) - P (theta - mu0) (Appendix C [R])."""
+    """grad f = X^T (y - sigma) - P (theta - mu0) (Appendix C)."""
     return X.T @ (y - expit(X @ theta)) - P @ (theta - mu0)
 
 
 def blr_hess(theta, X, mu0, P) -> np.ndarray:
-    """H = -X^T diag(sigma (1 - sigma)) X - P (Appendix C [R])."""
+    """H = -X^T diag(sigma (1 - sigma)) X - P (Appendix C)."""
     s = expit(X @ theta)
     return -(X.T * (s * (1 - s))) @ X - P
 
@@ -79,7 +82,7 @@ def delta_g(m, X, y, mu0, P, V) -> float:
 
 
 def delta_grad(m, X, y, mu0, P, q) -> np.ndarray:
-    """grad_m of Eq. 17 (third derivatives, Appendix C [R, derived]) with q_n = x_n^T V x_n."""
+    """grad_m of Eq. 17 (third derivatives, Appendix C; derived here) with q_n = x_n^T V x_n."""
     s = expit(X @ m)
     w = y - s - 0.5 * s * (1 - s) * (1 - 2 * s) * q
     return X.T @ w - P @ (m - mu0)
@@ -142,7 +145,7 @@ def delta(X, y, mu0=None, Sigma0=None, *, m0=None, tol=1e-6, max_iter=100, gtol=
 
 
 def jj_lambda(xi: np.ndarray) -> np.ndarray:
-    """lambda(xi) = tanh(xi/2) / (4 xi), with the limit 1/8 at xi -> 0 (digest §7.11)."""
+    """lambda(xi) = tanh(xi/2) / (4 xi), with the limit 1/8 at xi -> 0."""
     xi = np.abs(xi)
     out = np.full_like(xi, 0.125, dtype=float)
     big = xi > 1e-6
@@ -153,7 +156,7 @@ def jj_lambda(xi: np.ndarray) -> np.ndarray:
 
 
 def jj_bound(m, V, logdetV, xi, mu0, P, logdet_Sigma0) -> float:
-    """JJ lower bound on log p(y) (digest §2.2 [R])."""
+    """JJ lower bound on log p(y) (Jaakkola & Jordan 2000; not restated in the document)."""
     Vinv_m = sla.solve(V, m, assume_a="pos")
     lam = jj_lambda(xi)
     return float(
@@ -247,7 +250,7 @@ def fit(method: str, X, y, mu0=None, Sigma0=None, **kw) -> GaussianQ:
 
 
 def predict_proba(q: GaussianQ, X, *, predictive="plugin", n_mc=1000, seed=0) -> np.ndarray:
-    """p(y = 1 | x): plug-in sigma(m^T x) (Sec. 5.2 [R]) or MC average over q."""
+    """p(y = 1 | x): plug-in sigma(m^T x) (Sec. 5.2) or MC average over q."""
     X = np.asarray(X, dtype=float)
     if predictive == "plugin":
         return expit(X @ q.m)
@@ -269,7 +272,8 @@ def scores(p: np.ndarray, y: np.ndarray) -> tuple[float, float]:
 
 
 def standardize(Xtr, Xte, *, bias=True):
-    """Preprocessing rule (digest §4.2 [GAP] recommendation): z-score with training statistics;
+    """Preprocessing rule (ours: Sec. 5.2 mentions no intercept or scaling): z-score with
+    training statistics;
     columns constant on the training set are dropped (not divided by 0); a bias column is
     appended. Returns (Xtr, Xte, info) where info lists the dropped columns."""
     Xtr = np.asarray(Xtr, dtype=float)

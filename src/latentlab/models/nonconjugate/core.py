@@ -1,13 +1,15 @@
-"""The generic q(theta) updates of Wang & Blei (2013), Sec. 3 (digest §1.4-1.7).
+"""The generic q(theta) updates of Wang & Blei (2013), Sec. 3.1-3.4 and Figure 1.
 
-Notation (digest): f(theta) is the key function of Eq. 12,
+Equation numbers are the document's; our copy of it (an arXiv HTML extraction) lost the
+displayed equations, so the formulas below are re-derived from its text. Notation (ours,
+the extraction lost the symbols): f(theta) is the key function of Eq. 12,
 f(theta) = eta(theta)^T E_q(z)[t(z)] - a(eta(theta)) + log p(theta), H = grad^2 f.
 
-* Laplace VI (Sec. 3.1, Eq. 14 [R]): theta_hat = argmax f,
+* Laplace VI (Sec. 3.1, Eq. 14): theta_hat = argmax f,
   q(theta) = N(theta_hat, -H(theta_hat)^-1).
-* Delta-method VI (Sec. 3.2, Eq. 17 [R]): maximise f(m) + 1/2 tr(H(m) V) + 1/2 log|V| over m
+* Delta-method VI (Sec. 3.2, Eq. 17): maximise f(m) + 1/2 tr(H(m) V) + 1/2 log|V| over m
   with V fixed (needs third derivatives of f), then V = -H(m)^-1 (or the diagonal version).
-* Eq. 16 [R]: the general Taylor objective around a chosen theta_hat; with theta_hat = argmax f
+* Eq. 16: the general Taylor objective around a chosen theta_hat; with theta_hat = argmax f
   its maximiser is (theta_hat, -H^-1) (claim C2), with theta_hat = previous m it is one
   Newton step (Ahmed & Xing 2007, claim C3).
 
@@ -51,7 +53,7 @@ def chol_logdet(A: np.ndarray) -> tuple[np.ndarray, float]:
 
 
 def psd_inverse(A: np.ndarray) -> tuple[np.ndarray, float]:
-    """A^-1 and log|A| for a symmetric positive-definite A, by Cholesky (digest §7.3)."""
+    """A^-1 and log|A| for a symmetric positive-definite A, by Cholesky."""
     c = sla.cho_factor(A, lower=True, check_finite=True)
     inv = sla.cho_solve(c, np.eye(A.shape[0]))
     inv = 0.5 * (inv + inv.T)
@@ -59,7 +61,8 @@ def psd_inverse(A: np.ndarray) -> tuple[np.ndarray, float]:
 
 
 def gaussian_entropy(logdetV: float, d: int) -> float:
-    """Entropy of N(m, V): 1/2 log|V| + d/2 (1 + log 2 pi) (the constant kept, digest §1.7)."""
+    """Entropy of N(m, V): 1/2 log|V| + d/2 (1 + log 2 pi) (the constant kept, so that Eq. 21
+    is comparable with Blei-Lafferty's bound)."""
     return 0.5 * logdetV + 0.5 * d * (1.0 + LOG2PI)
 
 
@@ -72,7 +75,8 @@ def newton_maximize(
     f_only: Callable[[np.ndarray], float] | None = None,
     what: str = "f",
 ) -> tuple[np.ndarray, float, np.ndarray, int]:
-    """Damped Newton with Armijo backtracking for a strictly concave f (digest §7.4).
+    """Damped Newton with Armijo backtracking for a strictly concave f (our optimiser; the
+    document leaves the maximisation of Eq. 12 to "numerical methods").
 
     ``fgh(x)`` returns (f, grad, Hessian). Stops when the Newton decrement
     g^T (-H)^-1 g / 2 < tol. Returns (x_hat, f(x_hat), H(x_hat), iterations).
@@ -119,7 +123,7 @@ def laplace_update(
     max_iter: int = 100,
     f_only: Callable[[np.ndarray], float] | None = None,
 ) -> tuple[GaussianQ, float, np.ndarray]:
-    """Laplace VI update of q(theta) (Eq. 14 [R]): N(argmax f, -H^-1).
+    """Laplace VI update of q(theta) (Eq. 14): N(argmax f, -H^-1).
 
     Returns (q, f(theta_hat), H(theta_hat)).
     """
@@ -129,7 +133,7 @@ def laplace_update(
 
 
 def delta_objective(f_m: float, H_m: np.ndarray, V: np.ndarray, logdetV: float) -> float:
-    """The delta-method objective of Eq. 17 [R]: f(m) + 1/2 tr(H(m) V) + 1/2 log|V|.
+    """The delta-method objective of Eq. 17: f(m) + 1/2 tr(H(m) V) + 1/2 log|V|.
 
     ``V`` may be a full matrix or the diagonal as a vector (then only diag H enters).
     """
@@ -148,7 +152,7 @@ def taylor_objective(
     m: np.ndarray,
     V: np.ndarray,
 ) -> float:
-    """Eq. 16 [R]: E_q of the second-order Taylor expansion of f at theta_hat, plus 1/2 log|V|.
+    """Eq. 16: E_q of the second-order Taylor expansion of f at theta_hat, plus 1/2 log|V|.
 
     f(th) + g^T (m - th) + 1/2 (m - th)^T H (m - th) + 1/2 tr(H V) + 1/2 log|V|.
     """
@@ -160,7 +164,7 @@ def taylor_objective(
 
 
 def ahmed_xing_step(g_hat: np.ndarray, H_hat: np.ndarray, theta_hat: np.ndarray):
-    """Maximiser of Eq. 16 with theta_hat = previous m (Sec. 3.2, choice 2 [R]).
+    """Maximiser of Eq. 16 with theta_hat = previous m (Sec. 3.2, the second choice of theta_hat).
 
     m_new = theta_hat - H^-1 g (one Newton step), V = -H^-1 (claim C3).
     """

@@ -1,17 +1,18 @@
 """Running example of Wang & Blei (2013), Secs. 2.2, 3.1, 3.3: hierarchical unigram language model.
 
-Generative process (digest §1.3 [R]): theta ~ N(mu0, Sigma0) (V-vector of log Dirichlet
+Generative process (Sec. 2.2; written out here, our copy of the document lost its
+equations): theta ~ N(mu0, Sigma0) (V-vector of log Dirichlet
 parameters); z_d | theta ~ Dir(exp theta); x_d | z_d ~ Mult(N_d, z_d).
 
-* Eq. 15 [R]: with alpha = exp(theta), alpha0 = sum(alpha), S_v = sum_d E_q[log z_dv],
+* Eq. 15: with alpha = exp(theta), alpha0 = sum(alpha), S_v = sum_d E_q[log z_dv],
   f(theta) = alpha^T S - D [sum_v lgamma(alpha_v) - lgamma(alpha0)]
              - 1/2 (theta-mu0)^T P (theta-mu0).
-* Conjugate update (Sec. 3.3 [T/R]): E_q[exp theta_v] = exp(m_v + V_vv / 2) exactly (log-normal
+* Conjugate update (Sec. 3.3): E_q[exp theta_v] = exp(m_v + V_vv / 2) exactly (log-normal
   mean), so gamma_d = exp(m + diag(V)/2) + x_d (claim C6).
 
 Not used by any experiment (the document does not run it); tested on synthetic data only.
-exp(theta) is clipped at theta <= 30 (digest §7.14); the Hessian is not negative definite away
-from the optimum, so the maximisation uses scipy's trust-region Newton (trust-exact).
+exp(theta) is clipped at theta <= 30 (ours, against overflow); the Hessian is not negative
+definite away from the optimum, so the maximisation uses scipy's trust-region Newton (trust-exact).
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ def expected_log_z(gamma: np.ndarray) -> np.ndarray:
 
 
 def lm_f(theta, S, D, mu0, P):
-    """f of Eq. 15 [R] (without the constant of log p(theta))."""
+    """f of Eq. 15 (without the constant of log p(theta))."""
     th = np.minimum(theta, THETA_MAX)
     a = np.exp(th)
     r = theta - mu0
@@ -39,13 +40,14 @@ def lm_f(theta, S, D, mu0, P):
 
 
 def lm_grad(theta, S, D, mu0, P):
-    """df/dtheta_v = alpha_v (S_v - D psi(alpha_v) + D psi(alpha0)) - [P (theta - mu0)]_v [R]."""
+    """df/dtheta_v = alpha_v (S_v - D psi(alpha_v) + D psi(alpha0)) - [P (theta - mu0)]_v
+    (derived here)."""
     a = np.exp(np.minimum(theta, THETA_MAX))
     return a * (S - D * digamma(a) + D * digamma(a.sum())) - P @ (theta - mu0)
 
 
 def lm_hess(theta, S, D, mu0, P):
-    """Hessian of Eq. 15 [R, derived in the digest]:
+    """Hessian of Eq. 15 (derived here, not in the document):
     d_uv a_v (S_v - D psi(a_v) + D psi(a0)) - d_uv D a_v^2 psi'(a_v) + D a_u a_v psi'(a0) - P_uv.
     """
     a = np.exp(np.minimum(theta, THETA_MAX))
@@ -101,7 +103,7 @@ def fit_lm(
 
 
 def sample_lm(D: int, V: int, N: int, mu0, Sigma0, seed: int):
-    """Synthetic data from the generative process (digest §1.3)."""
+    """Synthetic data from the generative process (Sec. 2.2)."""
     rng = np.random.default_rng(seed)
     theta = rng.multivariate_normal(mu0, Sigma0)
     z = rng.dirichlet(np.exp(theta), size=D)

@@ -6,9 +6,9 @@ Links are rows ``(citing, cited)``. Documented rules (each counted in the summar
 * a self-citation loop ``(d, d)`` and a repeated link: dropped;
 * a citation cycle: broken by deleting one edge of the cycle chosen uniformly at random
   (seeded), cycle by cycle, as the document did for the loops it did not resolve by hand
-  (Sec 3.5; pitfall P3.1); ``on_cycle="error"`` raises instead, naming a document;
-* a cited document with no tokens: its incoming edges are dropped (its zbar is undefined,
-  pitfall P3.2).
+  (Sec 3.5); ``on_cycle="error"`` raises instead, naming a document;
+* a cited document with no tokens: its incoming edges are dropped (its zbar is undefined;
+  ours).
 """
 
 from __future__ import annotations

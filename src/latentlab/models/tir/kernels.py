@@ -3,6 +3,9 @@
 Citations are CSR over citing documents: ``cptr`` (D+1), ``cidx`` (E cited ids) and one
 weight per edge ``ew`` (E): ``l^(c)`` for TIR (Eq 3.1), ``l^(c,d)`` for TIRE (Eq 3.3).
 The prior of document d is ``alpha^(d) = sum_e ew[e] zbar^(cidx[e]) + alpha0``.
+The token update (:func:`latentlab.kernels.gibbs.gibbs_doc`), the draw, digamma and
+log Polya are the shared ones of :mod:`latentlab.kernels`; held-out documents are scored by
+:func:`latentlab.kernels.ais.batch_std_ais` (one prior per document).
 """
 
 from __future__ import annotations
@@ -10,25 +13,11 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
-from latentlab.evaluation.ais.kernels import std_ais_doc
-
-
-@njit(cache=True)
-def digamma(x):
-    """psi(x) for x > 0 (recurrence to x >= 6, then the asymptotic series)."""
-    r = 0.0
-    while x < 6.0:
-        r -= 1.0 / x
-        x += 1.0
-    f = 1.0 / (x * x)
-    return (
-        r
-        + math.log(x)
-        - 0.5 / x
-        - f * (1.0 / 12 - f * (1.0 / 120 - f * (1.0 / 252 - f * (1.0 / 240 - f / 132))))
-    )
+from latentlab.kernels.gibbs import gibbs_doc
+from latentlab.kernels.sampling import sample_cumulative
+from latentlab.kernels.special import digamma, log_polya_n
 
 
 @njit(cache=True)
@@ -59,46 +48,14 @@ def tir_sweep(
 ):
     """One sweep of the approximate collapsed Gibbs sampler (Eq 3.4 without the Polya
     product). With ``refresh`` the prior of d is recomputed from the cited documents'
-    current counts when d is visited (pitfall P3.1); otherwise ``alpha_dk`` is used as
+    current counts when d is visited (ours: the thesis does not say when the
+    priors are refreshed); otherwise ``alpha_dk`` is used as
     given (DMR, LDA)."""
     D = ptr.shape[0] - 1
-    K = nk.shape[0]
     for d in range(D):
         if refresh:
             doc_alpha(d, cptr, cidx, ew, ndk, nd, alpha0, alpha_dk[d])
-        a = alpha_dk[d]
-        for i in range(ptr[d], ptr[d + 1]):
-            wi = w[i]
-            k = z[i]
-            ndk[d, k] -= 1
-            nwk[wi, k] -= 1
-            nk[k] -= 1
-            tot = 0.0
-            for j in range(K):
-                tot += (ndk[d, j] + a[j]) * (nwk[wi, j] + beta) / (nk[j] + beta_sum)
-                p[j] = tot
-            r = u[i] * tot
-            k = 0
-            while k < K - 1 and p[k] <= r:
-                k += 1
-            z[i] = k
-            ndk[d, k] += 1
-            nwk[wi, k] += 1
-            nk[k] += 1
-
-
-@njit(cache=True)
-def log_polya(nk, n, a):
-    """log Polya(z | a) of an assignment sequence with topic counts nk (no multinomial
-    coefficient; digest 1.2)."""
-    s = 0.0
-    for k in range(a.shape[0]):
-        s += a[k]
-    r = math.lgamma(s) - math.lgamma(s + n)
-    for k in range(a.shape[0]):
-        if nk[k] > 0:
-            r += math.lgamma(nk[k] + a[k]) - math.lgamma(a[k])
-    return r
+        gibbs_doc(d, ptr, w, z, ndk, nwk, nk, alpha_dk[d], beta, beta_sum, u, p)
 
 
 @njit(cache=True)
@@ -146,7 +103,7 @@ def exact_logits(
             s = ew[e_db] / n_new
             for j in range(K):
                 buf[j] += s * (ndk[d, j] + (1 if j == k else 0))
-            out[k] += log_polya(ndk[b], nd[b], buf)
+            out[k] += log_polya_n(ndk[b], nd[b], buf)
             for j in range(K):
                 buf[j] -= s * (ndk[d, j] + (1 if j == k else 0))
 
@@ -216,10 +173,7 @@ def tir_sweep_exact(
             for j in range(K):
                 tot += math.exp(p[j] - m)
                 p[j] = tot
-            r = u[i] * tot
-            k = 0
-            while k < K - 1 and p[k] <= r:
-                k += 1
+            k = sample_cumulative(p, K, u[i])
             z[i] = k
             ndk[d, k] += 1
             nwk[wi, k] += 1
@@ -236,7 +190,7 @@ def polya_alpha_grad(ndk, nd, alpha_dk, docs, g):
     for t in range(docs.shape[0]):
         d = docs[t]
         a = alpha_dk[d]
-        total += log_polya(ndk[d], nd[d], a)
+        total += log_polya_n(ndk[d], nd[d], a)
         s = 0.0
         for k in range(K):
             s += a[k]
@@ -260,18 +214,6 @@ def edge_grad(cptr, cidx, zbar, g, out):
             for k in range(K):
                 s += zbar[c, k] * g[d, k]
             out[e] = s
-
-
-@njit(cache=True, parallel=True)
-def batch_std_ais_alpha(ptr, words, phi, alphas, n, S, seeds, out, upd):
-    """Standard AIS (the ais_eval kernel ``std_ais_doc``) with one prior per document:
-    ``alphas[d]`` is the test document's alpha^(d) (held-out half scored as a new document
-    with the same references, Sec 3.5.2)."""
-    for d in prange(ptr.shape[0] - 1):
-        st = np.empty(1, np.uint64)
-        st[0] = seeds[d]
-        ld = np.log(phi[words[ptr[d] : ptr[d + 1]]])
-        upd[d] = std_ais_doc(ld, alphas[d], n, S, st, out[d])
 
 
 # ---------------------------------------------------------------------- sampling l

@@ -18,7 +18,8 @@ kind ``lda``  alpha^(d) = alpha (the same sampler with no regression; the study'
 
 The sampler is the approximate one of the experiments (no Polya product; ``exact=True``
 uses Eq 3.4 in full, for small corpora). Regression steps run after every ``interval``-th
-sweep with L-BFGS-B under bounds >= 0 (digest 3.2; the step size is not stated).
+sweep with L-BFGS-B under bounds >= 0 (Sec. 3.4 says only "maximum likelihood updates on
+l ... via gradient ascent"; the optimiser and its step size are ours).
 """
 
 from __future__ import annotations

@@ -116,7 +116,7 @@ def polya_objective(ndk, alpha_dk, docs):
 
 def tir_loglik_grad(l, cptr, cidx, ndk, alpha0):
     """log Pr(z | l) of TIR (Eq 3.6) and its gradient in l (the equation after 3.6;
-    the printed dPr/dl is the derivative of the log, digest caveat 5)."""
+    the printed dPr/dl is the derivative of log Pr: a typo in the thesis)."""
     D, K = ndk.shape
     nd = ndk.sum(1)
     zbar = ndk / np.maximum(nd, 1)[:, None]

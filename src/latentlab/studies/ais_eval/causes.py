@@ -17,7 +17,8 @@ The published ``real`` ledger (``published/real/ais_eval/claims.csv``) has 26 mi
   - the reduced test sets (80 documents);
   - Fig 5.6's S = 20 and 30,000 temperatures;
   - the 20,000-temperature reference LR run;
-  - the perturbation reading (P5.13).
+  - the perturbation reading (Sec. 5.3.1's "new word-topic assignments": a new topic for the
+    same word, or a new (word, topic) cell).
   A per-document look at the published raw results (Spearman of document length with the
   baselines' / ratio-AIS variance ratio: +0.06 to +0.29; no length trend in Table 5.1's
   percentages) is too weak to call these ``substitute``. Each open pattern names the
@@ -87,7 +88,7 @@ CAUSES = [
     # are at that level: the test documents' own preference caps every estimator, so none
     # can lead by the document's margin. (Ours: LR 66.9 / 68.8 %, Std AIS 62.5 / 51.2 % at
     # 10,000 temperatures on Cora / KOS.)
-    # Settling experiment: (a) the other perturbation reading of P5.13,
+    # Settling experiment: (a) the other reading of Sec. 5.3.1's perturbation,
     # ais_eval.train.perturb_mode: cell (config/real.yaml), the perturbed step on both
     # corpora, ~15 CPU-min; (b) the document's corpus and test set, config/paper.yaml
     # (uci_nips, all held-out documents; download target), perturbed step ~5-10 CPU-h.

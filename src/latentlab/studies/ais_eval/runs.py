@@ -1,4 +1,4 @@
-"""Computation steps of the ``ais_eval`` study (Foulds 2014, ch. 5, section 5.3): raw
+"""Computation steps of the ``ais_eval`` study (Foulds 2014, ch. 5, Sec. 5.3): raw
 per-document results on disk, one step per rule of ``rules/ais_eval.smk``.
 
 Steps:
@@ -6,10 +6,10 @@ Steps:
 * ``synth`` — the synthetic corpus of a role (``data/synthetic.py``).
 
 * :func:`train` — split a corpus (~10% test documents), train LDA by collapsed Gibbs with
-  Minka's asymmetric alpha and symmetric beta on the MALLET schedule (section 1.4), keep
-  snapshots every ``snapshot_every`` iterations (restricted to the test vocabulary) and
+  Minka's asymmetric alpha and symmetric beta on the MALLET schedule (inferred from Figs 5.7,
+  5.11), keep snapshots every ``snapshot_every`` iterations (restricted to the test vocabulary) and
   per-iteration topic entropy / log prior (Fig. 5.11); build the perturbed topics
-  (5% of the assignments moved, P5.13) and an independently trained symmetric-alpha model
+  (5% of the assignments moved, Sec. 5.3.1) and an independently trained symmetric-alpha model
   (flat alpha, concentration learned; Table 5.3).
 * :func:`perturbed` — learned vs perturbed topics, six estimators, cheap and expensive
   regimes, two runs per document (Tables 5.1, 5.2; Figs. 5.4, 5.5).
@@ -69,7 +69,7 @@ log = logging.getLogger("latentlab.ais_eval")
 
 def _entropy_and_logprior(n_wk, n_k, beta):
     """Total topic entropy sum_k H(Phi_k) and sum_k log Dir(Phi_k | beta) (Fig. 5.11;
-    the 'prior probability of the topics' is AMBIG in the document, digest 6.4)."""
+    the document does not define its 'prior probability of the topics'; ours is this)."""
     from scipy.special import gammaln
 
     V = n_wk.shape[0]
@@ -129,7 +129,7 @@ def _cgs_run(corpus, K, alpha0, beta, n_iter, interval, burn_in, seed, symmetric
 
 
 def perturb_counts(z, w, n_wk, K, frac, mode, rng):
-    """Perturbed topics (Table 5.1, P5.13): move ``frac`` of the token assignments to a
+    """Perturbed topics (Table 5.1, Sec. 5.3.1): move ``frac`` of the token assignments to a
     uniformly random topic (``mode="topic"``, word kept) or to a uniformly random
     (word, topic) cell (``mode="cell"``); returns the new n_wk (counts stay integer)."""
     n_wk = n_wk.copy()
@@ -236,7 +236,7 @@ def train_models(corpus, tp: Train, seed: int) -> dict:
 def _compare(m1, m2, docs, n, runs, burn, S, seed, threads, tag):
     """Six estimators of L1 - L2 on every document, ``runs`` runs each (streams differ).
 
-    LR and standard AIS evaluate each model separately (P5.9); ratio-AIS gives L1 - L2
+    LR and standard AIS evaluate each model separately; ratio-AIS gives L1 - L2
     directly, forward = model 2 -> 1, reverse = model 1 -> 2 (negated)."""
     rows = []
     lens = np.array([len(d) for d in docs])
@@ -279,7 +279,7 @@ def _compare(m1, m2, docs, n, runs, burn, S, seed, threads, tag):
 
 def perturbed_runs(models: dict, e: Compare, seed: int, threads: int) -> pd.DataFrame:
     """Learned vs perturbed topics (Tables 5.1/5.2, Figs 5.4/5.5); same alpha, already
-    aligned (P5.5)."""
+    aligned."""
     m1 = ais.TopicModel(models["phi"], models["alpha"], "learned")
     m2 = ais.TopicModel(models["phi_perturbed"], models["alpha"], "perturbed")
     docs = models["docs"][: e.n_docs] if e.n_docs else models["docs"]

@@ -1,5 +1,9 @@
-"""Study ``ais_eval``: Foulds (2014) chapter 5, likelihood estimators for topic models
-(digest 004 Sec. 5, 6.4, 8 "Chapter 5").
+"""Study ``ais_eval``: Foulds (2014) chapter 5, likelihood estimators for topic models.
+
+The document: James R. Foulds (2014), *Latent Variable Modeling for Networks and Text:
+Algorithms, Models and Evaluation Techniques*, PhD dissertation, University of California,
+Irvine (seed 004). Sections, equations, figures and tables cited in this package are its
+own (chapter 5: Sec. 5.1-5.3, Algorithm 8, Figs 5.4-5.11, Tables 5.1-5.3).
 
 The settings of every step: the fields are the keys of the ``ais_eval`` config section
 the step reads, the defaults here are the only defaults. Corpora have roles named after
@@ -60,8 +64,9 @@ class Corpus:
 
 @dataclass(frozen=True)
 class Train:
-    """CGS with Minka alpha/beta on the MALLET schedule (Sec. 1.4, 5.3; P5.12); snapshots
-    for Figs 5.7-5.10; ~test_frac held out; perturbed topics for Table 5.1 (P5.13)."""
+    """CGS with Minka alpha/beta on the MALLET schedule (Sec. 5.3; the schedule is inferred
+    from Figs 5.7 and 5.11); snapshots for Figs 5.7-5.10; ~test_frac held out; perturbed
+    topics for Table 5.1 (Sec. 5.3.1)."""
 
     K: int
     n_iter: int
@@ -80,7 +85,8 @@ class Train:
 @dataclass(frozen=True)
 class Compare:
     """Estimator comparison (Tables 5.1-5.3): temperatures of the cheap/expensive regimes,
-    runs per document, burn = r_{n-1} burn-in sweeps (AMBIG, P5.4), S importance samples."""
+    runs per document, burn = r_{n-1} burn-in sweeps (Sec. 5.2.1; their number the document
+    leaves open), S importance samples."""
 
     cheap_temps: int
     expensive_temps: int
@@ -105,7 +111,8 @@ class Iteration:
 
 @dataclass(frozen=True)
 class NTemps:
-    """Fig 5.6: grid of temperature counts (AMBIG), S samples, burn-in, max doc length."""
+    """Fig 5.6: grid of temperature counts (not given in the document; ours), S samples,
+    burn-in, max doc length."""
 
     grid: list[int]
     S: int

@@ -5,11 +5,13 @@ Conventions (recorded in every output's metadata):
 * perplexity ratio of a document: perp(1)/perp(2) = exp(-(L1 - L2)/N_d) (Eqs. 5.46-5.47);
   < 1 means model 1 (learned / asymmetric alpha) is preferred;
 * "empirical variance" over the runs of a document: unbiased sample variance, which for
-  two runs a, b is (a - b)^2 / 2 (P5.8), averaged over documents;
-* corpus-level ratio (AMBIG in the document): exp(-sum_d mean_r(L1 - L2) / sum_d N_d);
+  two runs a, b is (a - b)^2 / 2 (our choice; the document does not say), averaged over
+  documents;
+* corpus-level ratio (the document does not define it; ours):
+  exp(-sum_d mean_r(L1 - L2) / sum_d N_d);
 * ratio-AIS "forward" anneals model 2 -> model 1, "reverse" model 1 -> 2; in the scatter
   plots (Figs 5.4/5.5) run 1 vs run 2 of LR and standard AIS, forward vs reverse of
-  ratio-AIS (the pairing of the document's figures; P5.8).
+  ratio-AIS (the pairing of the document's figures).
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from .study import STUDY, CorporaSettings
 CONVENTIONS = {
     "perplexity_ratio": "exp(-(L1-L2)/N_d), Eq. 5.47; < 1 favours model 1",
     "variance": "unbiased variance over runs per document ((a-b)^2/2 for two runs), averaged",
-    "corpus_ratio": "exp(-sum_d mean_r (L1-L2) / sum_d N_d) (AMBIG, digest 1.5)",
+    "corpus_ratio": "exp(-sum_d mean_r (L1-L2) / sum_d N_d) (not defined in the document; ours)",
     "directions": "forward = model 2 -> model 1; reverse = model 1 -> 2",
 }
 

@@ -225,7 +225,14 @@ def fit_method(method: str, train: BowCorpus, K: int, settings, seed: int, split
 
 
 def warm_up(method: str, settings) -> None:
-    """Compile (or load the cached) numba kernels on a toy corpus before anything is timed."""
+    """Compile (or load the cached) numba kernels on a toy corpus before anything is timed,
+    once per process and settings (:func:`latentlab.kernels.warmup.warm_once`)."""
+    from latentlab.kernels.warmup import warm_once
+
+    warm_once(("compare", method, repr(settings)), lambda: _toy_fit(method, settings))
+
+
+def _toy_fit(method: str, settings) -> None:
     import dataclasses
 
     from latentlab.data.splits import completion_split

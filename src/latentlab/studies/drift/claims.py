@@ -1,4 +1,5 @@
-"""Claims of chapter 2 (digest §8, C2.x, and the text's statements about Figs 2.4/2.5)."""
+"""Claims of chapter 2 (C2.x, our numbering of the chapter's checkable statements, and the
+text's statements about Figs 2.4/2.5)."""
 
 from __future__ import annotations
 
@@ -65,7 +66,7 @@ CLAIMS = [
         how="ge",
         tolerance=0.0,
         dataset="synthetic DRIFT (K=3)",
-        note="threshold and share are the digest's, the document shows images only",
+        note="threshold and share are ours, the document shows images only",
     ),
     Claim(
         "C2.4",
@@ -99,7 +100,7 @@ CLAIMS = [
         where="Sec 2.5 (Eq. 2.22)",
         statement="α's posterior is the one K⁺ implies: α − E[α | K⁺] = "
         "α − (K⁺ + α_a)/(H_NT + α_b) averages to 0 over the traces (|z| < claims.alpha_z)",
-        paper_value="α | Z ~ Gamma(K⁺ + α_a, H_NT + α_b) (digest §2.3, C2.6)",
+        paper_value="α | Z ~ Gamma(K⁺ + α_a, H_NT + α_b) (Sec 2.5)",
         how="true",
     ),
     Claim(
@@ -232,7 +233,8 @@ def _best(df, metric, methods):
 
 # Table 2.1 of the document: (DRIFT, the best other method, its name) per task, data set and
 # metric. Naive has no AUC. The Enron missing-data AUC row is absent from the document's text
-# (digest: [MISSING]); the text says DRIFT is best "under both metrics", a direction only.
+# we have (lost in extraction); the text says DRIFT is best "under both metrics", a
+# direction only.
 PAPER_2_1 = {
     ("forecast", "synthetic", "ll"): (-11.6, -28.4, "LFRM(last)"),
     ("forecast", "synthetic", "auc"): (0.939, 0.779, "LFRM(last)"),

@@ -1,4 +1,10 @@
-"""Study ``drift`` (document 004, ch. 2): its registry and the settings of its steps."""
+"""Study ``drift`` (document 004, ch. 2): its registry and the settings of its steps.
+
+The document: James R. Foulds (2014), *Latent Variable Modeling for Networks and Text: Algorithms,
+Models and Evaluation Techniques*, PhD dissertation, University of California, Irvine
+(seed 004). Sections, equations, figures and tables cited in this package are its
+own (chapter 2 and Appendix A).
+"""
 
 from __future__ import annotations
 
@@ -85,7 +91,8 @@ class SynthFitSettings:
 
 @dataclass(frozen=True)
 class EnronLike:
-    """The 'Enron-like' synthetic network of the smoke run (digest §7.3)."""
+    """The 'Enron-like' synthetic network of the smoke run (ours, not in the document: a
+    stand-in for the Enron data of Sec. 2.6.2)."""
 
     N: int = 50
     T: int = 37
@@ -182,14 +189,14 @@ class ProtocolSettings:
 @dataclass(frozen=True)
 class ClaimTolerances:
     auc_margin: float = 0.0  # DRIFT must beat the others by more than this
-    recovery_corr: float = 0.9  # C2.3 threshold (the digest's)
+    recovery_corr: float = 0.9  # C2.3 threshold (ours; Fig. 2.2 shows images only)
     recovery_share: float = 0.8  # share of data sets above it
     early_t: int = 12  # "no model beats the baseline for t < 12"
     early_share: float = 0.5
     # C2.7 (LFRM_LDA): the document gives no number. A fit recovers the planted
     # associations when, for every planted feature, the topic matched to its planted topic
     # sits on the feature matched to its actors, Z under that matching has accuracy >=
-    # text_acc (the digest's 0.9 of C2.3), and the matched topic is closer to its planted
+    # text_acc (the 0.9 of C2.3), and the matched topic is closer to its planted
     # topic than text_l1_ratio x the distance to the nearest other planted topic.
     text_acc: float = 0.9
     text_l1_ratio: float = 0.5

@@ -1,5 +1,10 @@
 """Study ``hdp_pcvb0``: Sato, Kurihara & Nakagawa (KDD 2012), practical CVB0 for HDP-LDA (seed 001).
 
+The document: Issei Sato, Kenichi Kurihara and Hiroshi Nakagawa (2012), "Practical Collapsed
+Variational Bayes Inference for Hierarchical Dirichlet Process", KDD '12, pp. 105–113.
+Sections, equations and figures cited in this package ("Sec 6.3", "Eq 37", "Fig 3") are its
+own; "[24]" is its reference to Teh, Kurihara & Welling (2008).
+
 Targets (``snakemake hdp_pcvb0``; outputs under ``results/{run}/hdp_pcvb0/``):
 
 * ``fig1``  Fig 1 as measured numbers: state memory, working-memory peak, time per iteration,
@@ -9,7 +14,8 @@ Targets (``snakemake hdp_pcvb0``; outputs under ``results/{run}/hdp_pcvb0/``):
 * ``fig4``  7-NN (and 1-NN) Hellinger classification on E[θ], 90/10 documents, fold-in;
 * ``fig5``  link-prediction MAP with nodes as bags of links;
 * ``bench.csv``  time/memory per configuration, the PCVB0 sweep alone, tomotopy and gensim;
-* ``claims.csv`` C1–C16 of the digest (§6), verdicts by :meth:`Ledger.compare`.
+* ``claims.csv`` C1–C16 (our numbering of the paper's checkable statements), verdicts by
+  :meth:`Ledger.compare`.
 
 Choices the document leaves open (all config values, recorded in each output's metadata):
 α0 = 0.1 with E[π_k] = 1/T at start; β0τ_v = 0.1/T read literally; γ0 = 1 at start; Minka

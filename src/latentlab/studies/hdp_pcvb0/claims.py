@@ -1,4 +1,5 @@
-"""Claims C1–C16 of seed 001 (digest §6): the claims as data, one small function each.
+"""Claims C1–C16 of seed 001 (our numbering of the paper's checkable statements; ``where``
+gives the paper's section or figure): the claims as data, one small function each.
 
 Inputs of the claims step: ``perplexity``, ``knn``, ``links`` (run JSONs), ``init``,
 ``gibbs`` (JSONs) and ``bench`` (bench.csv). Tolerances are the ``claims`` settings
@@ -24,13 +25,14 @@ from latentlab.studies.hdp_pcvb0.study import STUDY, ClaimsSettings
 FIG2_MAX = {"KOS": 0.1532, "WSJ": 0.0610, "20news": 0.0309, "Enron": 0.0176, "7conf": 0.0122}
 FIG4_RANGE = {"20news": (0.65, 0.85), "7conf": (0.60, 0.72)}
 FIG5_RANGE = {"AstroPh": (0.85, 0.97), "EnronNet": (0.80, 0.94)}
-# Fig 3 y-axis ranges (digest §4.4): left panel (perplexity vs T), right panel (vs iteration)
+# Fig 3 y-axis ranges (read off its axes): left panel (perplexity vs T), right panel (vs
+# iteration)
 FIG3_LEFT = {"KOS": (1000, 2200), "WSJ": (1300, 2700), "20news": (1300, 2700),
              "Enron": (900, 2300), "7conf": (200, 800)}  # fmt: skip
 FIG3_RIGHT = {"KOS": (1000, 3500), "WSJ": (1200, 4200), "20news": (1200, 5200),
               "Enron": (900, 4400), "7conf": (200, 1400)}  # fmt: skip
 FIG3_RIGHT_ITERS = (5, 50)  # the right panel's x axis: iterations 5..50
-# tick steps of those axes (digest §4.4-4.6): a value one step outside must be refused
+# tick steps of those axes (Figs 3-5): a value one step outside must be refused
 FIG3_LEFT_STEP = {"KOS": 200, "WSJ": 200, "20news": 200, "Enron": 200, "7conf": 100}
 FIG3_RIGHT_STEP = {"KOS": 500, "WSJ": 500, "20news": 500, "Enron": 500, "7conf": 200}
 FIG4_STEP = {"20news": 0.05, "7conf": 0.02}
@@ -142,8 +144,8 @@ CLAIMS = [
           "axis range midpoint", how="abs", data_kind="none", group="links"),
     Claim("C14", "Sec 5.3", "Σ_d I(n_dk ≥ 1) ≤ m_·k (table-count lower bound) in a collapsed "
           "Gibbs run of Eqs 13–16, every iteration", "lower bound", data_kind="identity",
-          note="true for every Gibbs sample by construction (m_dk >= 1 iff n_dk >= 1; digest "
-          "C14): a check of the sampler, counted apart from empirical claims"),
+          note="true for every Gibbs sample by construction (m_dk >= 1 iff n_dk >= 1): a check "
+          "of the sampler, counted apart from empirical claims"),
 ]  # fmt: skip
 STUDY.claims(CLAIMS, settings=ClaimsSettings)
 

@@ -16,7 +16,7 @@ import pandas as pd
 from latentlab.studies.hdp_pcvb0.study import STUDY
 from latentlab.studies.shape import FigureOutput
 
-BINS = [  # Fig 2 bins, written high → low in the document (digest §4.3 [AMBIG] closedness)
+BINS = [  # Fig 2 bins, written high → low in the document (which ends are closed it leaves open)
     ("over 0.1", 0.1, np.inf),
     ("(0.1, 0.05]", 0.05, 0.1),
     ("(0.05, 0.01]", 0.01, 0.05),

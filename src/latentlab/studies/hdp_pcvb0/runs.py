@@ -231,7 +231,7 @@ def _perplexity(ctx, dataset: str, config: str) -> dict:
                 "wall_seconds": time.perf_counter() - t0,
                 **_model_summary(m),
             }
-            if T == trace_T:  # Fig 2 reports E[α0π_k] (§3.8)
+            if T == trace_T:  # Fig 2 reports E[α0π_k] (its caption)
                 ea = m.alpha0 * m.Epi if m.proposed else m.E_alpha0 * m.Epi
                 row["alpha_pi_E"] = ea.tolist()
                 row["beta_v_E"] = _beta_summary(m)

@@ -1,5 +1,6 @@
 # ruff: noqa: E501  (the claims table reads best one claim per line)
-"""Claims of chapters 4-5 (digest Sec. 10: C1-C10 exact, E1-E14 empirical), each with
+"""Claims of chapters 4-5 (our numbering of the thesis's checkable statements: C1-C10 exact,
+E1-E14 empirical), each with
 the document's value, ours and a verdict. Exact checks run here on tiny cases; the
 empirical ones read the ch4/ch5 results of every dataset of the run."""
 

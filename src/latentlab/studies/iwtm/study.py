@@ -1,5 +1,10 @@
 """Study ``iwtm`` (seed 003, Waters PhD 2014, chs. 3-7): the study object and the
-settings of its steps. Every default lives here; config sections override them."""
+settings of its steps. Every default lives here; config sections override them.
+
+The document: Austin S. Waters (2014), *Infinite-Word Topic Models for Digital Media*, PhD
+dissertation, The University of Texas at Austin. Sections, equations ("(5.14)"), figures and
+tables cited in this package are its own.
+"""
 
 from __future__ import annotations
 
@@ -17,7 +22,8 @@ STUDY = Study(
 
 @dataclass(frozen=True)
 class SynCfg:
-    """SYN-IWTM generator (digest Sec. 9.2); seed = base_seed + seed_offset."""
+    """SYN-IWTM generator (ours, a synthetic stand-in; not in the document); seed =
+    base_seed + seed_offset."""
 
     n_classes: int = 13
     docs_per_class: int = 250
@@ -178,7 +184,8 @@ class Scene8Cfg:
     """Fig 4.3 (Sec. 4.5.3): Gibbs IWTM alone (DLTM is quoted, not reimplemented) on
     ``dataset`` (scene8; smoke: syn_iwtm) at T = 100; training = the first ``n_train``
     pool images per class, test = a seeded ``test_per_class`` of every class's images
-    outside the pool (the document: 100 + 100 per class [U]; null = all of them). The
+    outside the pool (the document: "100 images per class ... for training and testing",
+    which leaves the test size unclear; null = all of them). The
     other Gibbs settings are the ``gibbs`` section's. ``reduction``: what this run leaves
     out of the document's protocol (recorded in the outputs)."""
 
@@ -251,7 +258,7 @@ class SviCfg:
     (Sec. 6.3.7; rho = 1 is CAVI); every run sees ``passes`` x N_doc documents (50, as 50
     CAVI iterations), iterations = round(passes / rho); the full-corpus ELBO after every
     ``snapshot_frac`` of the iterations; 5 runs; gamma = alpha0 = 10 (Ch. 6's statement;
-    Ch. 5 has alpha0 = 1, digest Sec. 1.7). The other settings are the ``cavi`` section's."""
+    Sec. 5.5 has alpha0 = 1). The other settings are the ``cavi`` section's."""
 
     T: int = 25
     n_train: int = 100

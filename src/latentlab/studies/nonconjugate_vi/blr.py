@@ -1,13 +1,15 @@
 """Logistic-regression computations of Wang & Blei (2013) Sec. 5.2: raw rows of Tables 1, 2.
 
-Table 1 (digest §4.2): Yeast (14 problems) and Scene (6), standard Mulan train/test split,
+Table 1 (Sec. 5.2): Yeast (14 problems) and Scene (6), standard Mulan train/test split,
 Jaakkola-Jordan vs Laplace vs delta; accuracy and average log predictive likelihood with the
 plug-in mean; one-sided t-tests over problems (Laplace - JJ > 0, delta - JJ > 0).
-Preprocessing [GAP]: z-score with training statistics, constant columns dropped, bias appended.
-Prior [R?]: N(0, prior_var I).
+Preprocessing (the document mentions none; ours): z-score with training statistics, constant
+columns dropped, bias appended. Prior (its values are lost in our copy of the document; ours):
+N(0, prior_var I).
 
-Table 2 (digest §4.3): School, separate / pooled / hierarchical x JJ / Laplace / delta;
-target = exam score above the median ([GAP]: median over all students); 10 seeded splits with
+Table 2 (Sec. 5.2): School, separate / pooled / hierarchical x JJ / Laplace / delta;
+target = exam score above the median (the document does not say which median; ours: over all
+students); 10 seeded splits with
 75% of each school's students in training; paired t-tests over splits (:mod:`.tables`).
 ``c`` is the ``blr`` settings (:class:`~.study.BlrSettings`).
 """
@@ -29,7 +31,7 @@ log = logging.getLogger(__name__)
 
 
 def method_kw(c, meth: str) -> dict:
-    """Convergence settings per method (digest §1.7/§7.11 [GAP])."""
+    """Convergence settings per method (the document gives none; ours)."""
     if meth == "jj":
         return {"tol": c.jj_tol}
     if meth == "delta":

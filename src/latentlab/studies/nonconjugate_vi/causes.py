@@ -20,8 +20,8 @@ repository. What is known:
     EM's cap and tolerance). JJ's log likelihood: batch and sequential JJ were both tried
     (``jj``, ``jj_seq``) and neither comes near the document's values (about log 1/2); the
     plug-in predictive is the only one run. Accuracies and the other log likelihoods may
-    depend on the prior variance and preprocessing the extraction lost (digest §4.2
-    [R?]/[GAP]); no alternative was run.
+    depend on the prior variance (lost in our copy of the document) and on preprocessing (the
+    document mentions none); no alternative was run.
 """
 
 from __future__ import annotations
@@ -114,7 +114,7 @@ CAUSES = [
           "only", dataset="scene"),
     # settle (accuracies, Scene Laplace/delta LL): Table 1 over blr.prior_var in {0.1, 0.3,
     # 1, 3, 10} (config/real.yaml; the prior the extraction lost), ~5 CPU-min per setting,
-    # and without blr.py's z-scoring (a [GAP] choice that has no switch yet).
+    # and without blr.py's z-scoring (our choice, the document mentions none; no switch yet).
     Cause("C13-acc-laplace", "open", _T1_ACC, dataset="yeast"),
     Cause("C13-acc-laplace", "open", _T1_ACC, dataset="scene"),
     Cause("C13-acc-delta", "open", _T1_ACC, dataset="yeast"),

@@ -1,4 +1,5 @@
-"""claims.csv for nonconjugate_vi: digest §6 claims C1-C17 and Tables 1-2 next to the paper.
+"""claims.csv for nonconjugate_vi: claims C1-C17 (our numbering of the paper's checkable
+statements; ``where`` gives its section, figure or table) and Tables 1-2 next to the paper.
 
 The claims as data (:data:`CLAIMS`) and one small function each. Exact identities (C1-C6,
 C17) are re-checked on small seeded problems (the unit tests check the same identities).
@@ -803,7 +804,7 @@ def _c13(ctx, meth, col):
                 + (
                     ""
                     if col == "accuracy"
-                    else "; digest §6 warns this gap is unlikely with standard batch JJ"
+                    else "; a gap this size is unlikely with standard batch JJ (our finding)"
                 ),
             )
         )

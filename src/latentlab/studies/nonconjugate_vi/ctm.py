@@ -1,7 +1,8 @@
 """CTM computations of Wang & Blei (2013) Sec. 5.1: raw results for Figs. 2, 5, 6 and bench.
 
-Protocol (digest §4.1): 80/20 train/test documents (seeded), topics initialised by Dir(1) draws
-identical for all methods at a given (K, seed); variational EM with the M-step of §2.1; held-out
+Protocol (Sec. 5.1): 80/20 train/test documents (seeded), topics initialised by Dir(1) draws
+identical for all methods at a given (K, seed); variational EM with the standard CTM M-step
+(:func:`latentlab.models.ctm.vi.m_step`); held-out
 per-word log likelihood by document completion on halves of the test documents (plug-in
 predictive, MC switch). Per-word Eq. 21 objective on the training documents (Fig. 5a).
 No plotting here (:mod:`.figures` draws from the raw CSVs). ``c`` is the ``ctm`` settings
@@ -25,7 +26,14 @@ log = logging.getLogger(__name__)
 
 
 def warmup() -> None:
-    """Compile the numba kernels on a toy document so no timing includes JIT compilation."""
+    """Compile the numba kernels on a toy document so no timing includes JIT compilation,
+    once per process (:func:`latentlab.kernels.warmup.warm_once`)."""
+    from latentlab.kernels.warmup import warm_once
+
+    warm_once("nonconjugate_vi.ctm", _toy_docs)
+
+
+def _toy_docs() -> None:
     rng = np.random.default_rng(0)
     lb = np.log(rng.dirichlet(np.ones(8), size=3))
     ids, cnt = np.arange(4), np.ones(4)
@@ -34,7 +42,7 @@ def warmup() -> None:
 
 
 def method_opts(c, method: str) -> dict:
-    """Per-document inference settings (digest §1.7 [GAP])."""
+    """Per-document inference settings (the document gives no thresholds; ours)."""
     if method == "bl":
         return {"tol": c.bl_tol, "max_iter": c.bl_max_iter}
     return {"tol": c.estep_tol, "max_iter": c.estep_max_iter}
@@ -154,7 +162,8 @@ def fig2_traces(ctx, path=None) -> tuple[pd.DataFrame, pd.DataFrame, dict]:
     and delta; and, over ``n_check_docs`` test documents, whether each trace ever decreases
     (claim C7).
 
-    [GAP] choices (digest §4.1): corpus and K from config; topics from a few Laplace EM
+    Choices of ours (the document states neither documents, K nor method for Fig. 2): corpus
+    and K from config; topics from a few Laplace EM
     iterations; the two documents are seeded draws among the test documents; both methods
     start at m = 0 with tight tolerance.
     """
@@ -218,7 +227,8 @@ def _fig6_fit(job):
 
 def fig6_history(ctx, path=None) -> tuple[pd.DataFrame, dict]:
     """Fig. 6 data: approximate bound and held-out log likelihood after every EM iteration
-    against wall-clock time, one corpus and K ([GAP], digest §4.1). Held-out evaluation is
+    against wall-clock time, one corpus and K (the document does not say which; ours). Held-out
+    evaluation is
     excluded from the timed region. The (seed, method) fits run in ``ctx.threads`` worker
     processes, one core each, so each history's clock is its own fit's."""
     c, f6 = ctx.settings.ctm, ctx.settings.fig6

@@ -1,6 +1,11 @@
 """Study ``nonconjugate_vi`` (Wang & Blei, JMLR 2013, seed 002) and its step settings.
 
-The dataclasses are the only home of the defaults (digest §1.7/§7.11 [GAP] choices); a rule
+The document: Chong Wang and David M. Blei (2013), "Variational Inference in Nonconjugate
+Models", Journal of Machine Learning Research 14, 1005-1031 (arXiv 1209.4360). Sections,
+equations, figures and tables cited in this package are its own.
+
+The dataclasses are the only home of the defaults (among them the thresholds and settings the
+document does not give); a rule
 passes a step only the top-level keys its settings declare. Seeds: ``ctx.seed(offset, r)``
 with the offsets named here.
 """
@@ -26,7 +31,7 @@ class CorpusSpec:
     """A CTM corpus: synthetic (``n_docs, n_vocab, K_true, mean_len``) or a canonical real
     corpus (``dataset``; the rule gives its path), optionally subsampled to ``max_docs``
     documents with at least ``min_doc_len`` tokens and pruned to the ``vocab_max`` most
-    frequent terms (a recorded choice, digest §5)."""
+    frequent terms (a recorded choice of ours)."""
 
     name: str
     kind: Literal["synthetic", "real"] = "synthetic"
@@ -44,7 +49,7 @@ class CorpusSpec:
 
 @dataclass(frozen=True)
 class CtmSettings:
-    """CTM protocol (digest §4.1): 80/20 documents (seed offset ``split_seed``), halves of
+    """CTM protocol (Sec. 5.1): 80/20 documents (seed offset ``split_seed``), halves of
     the test documents (``halves_seed``), fits seeded ``base_seed + K + seed_stride·r``."""
 
     corpora: list[CorpusSpec] = field(default_factory=list)
@@ -81,9 +86,9 @@ class CtmSettings:
 
 @dataclass(frozen=True)
 class Fig2Task:
-    """Fig 2 [GAP] choices: corpus and K; topics from ``em_iters`` Laplace EM iterations;
-    two documents drawn with seed offset ``pick_seed``; monotonicity over
-    ``n_check_docs`` test documents (claim C7)."""
+    """Fig 2 choices of ours (the document does not give them): corpus and K; topics from
+    ``em_iters`` Laplace EM iterations; two documents drawn with seed offset ``pick_seed``;
+    monotonicity over ``n_check_docs`` test documents (claim C7)."""
 
     corpus: str
     K: int = 10
@@ -146,7 +151,7 @@ class Hyper:
 @dataclass(frozen=True)
 class BlrSettings:
     """Bayesian logistic regression (Sec 5.2): prior N(0, prior_var I), plug-in predictive,
-    convergence settings per method [GAP]."""
+    convergence settings per method (ours; the document gives none)."""
 
     table1: list[MultilabelSpec] = field(default_factory=list)
     methods: list[Literal["jj", "laplace", "delta", "jj_seq"]] = field(

@@ -14,7 +14,7 @@ import pandas as pd
 from latentlab.studies.nonconjugate_vi.study import STUDY
 from latentlab.studies.shape import TableOutput
 
-PAPER_T1 = {  # Table 1 (verbatim, digest §4.2): (accuracy %, log likelihood)
+PAPER_T1 = {  # Table 1 (verbatim): (accuracy %, log likelihood)
     ("yeast", "jj"): (79.7, -0.678),
     ("yeast", "laplace"): (80.1, -0.449),
     ("yeast", "delta"): (80.2, -0.450),
@@ -22,7 +22,7 @@ PAPER_T1 = {  # Table 1 (verbatim, digest §4.2): (accuracy %, log likelihood)
     ("scene", "laplace"): (89.4, -0.259),
     ("scene", "delta"): (89.5, -0.265),
 }
-PAPER_T2 = {  # Table 2 (verbatim, digest §4.3)
+PAPER_T2 = {  # Table 2 (verbatim)
     ("separate", "jj"): (70.5, -0.684),
     ("separate", "laplace"): (70.8, -0.569),
     ("separate", "delta"): (70.8, -0.571),

@@ -7,7 +7,7 @@ numbers. What is known:
 - **ambiguity** (C4.3, C4.3b): Fig 4.10 runs at the document's settings (alpha = 0.01,
   gamma ~ Beta(0.1, 0.1), 1000 repeats, 10^4 Monte Carlo draws, and the exact expectation),
   and the thesis gives no number for "very accurate with more than about 10 words" nor for
-  "few words": the rows take the digest's readings (0.01 from 11 words on; 5 words or
+  "few words": the rows take our readings (0.01 from 11 words on; 5 words or
   fewer), and ``fig4_10.csv`` shows each reading deciding its row (deterministic, seeded).
 - **ambiguity** (C4.6-similar on 20 Newsgroups) and **genuine** (C4.5): the scvb0 ladder
   (``config/ladder.yaml``; ``published/ladder/scvb0/``) re-measures Figs 4.3 and 4.6 on 20
@@ -28,11 +28,11 @@ _SYNTH = "synth_*"
 CAUSES = [
     # ------------------------------------------------------------------ Fig 4.10
     Cause("C4.3", "ambiguity", f"{_S}/fig4_10.csv: CVB0's mean L1 error is 0.0137 at 11 words, "
-          "0.0077 at 14 (exact): 'more than about 10 words' read from 11 misses 0.01 (the "
-          "digest's bar), from 14 holds"),
+          "0.0077 at 14 (exact): 'more than about 10 words' read from 11 misses 0.01 (our "
+          "bar; the document gives none), from 14 holds"),
     Cause("C4.3b", "ambiguity", f"{_S}/fig4_10.csv: CVB0 beats CVB at 1-4 words (0.158 vs "
-          "0.195 at 4) but not at 5 (0.0948 vs 0.0920, exact): 'few words' read as <= 5 (the "
-          "digest's) misses, as <= 4 holds"),
+          "0.195 at 4) but not at 5 (0.0948 vs 0.0920, exact): 'few words' read as <= 5 (our "
+          "reading) misses, as <= 4 holds"),
     # ------------------------------------------------------------------ Figs 4.3-4.5
     # settle (synthetic corpora): the same curves with SCVB0's two unstated choices switched,
     # scvb0.phi_clock: documents and scvb0.scvb0_init: hoffman (config/real.yaml; synth_50k,

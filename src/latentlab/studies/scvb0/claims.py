@@ -1,4 +1,5 @@
-"""claims.csv for chapter 4 (digest Sec. 8, C4.1-C4.13): the claims as data, one small
+"""claims.csv for chapter 4 (C4.1-C4.13, our numbering of the chapter's checkable
+statements; ``where`` gives the thesis's section, figure or table): the claims as data, one small
 function per claim that measures our value from the study's outputs (or re-runs an
 exact check on a toy corpus)."""
 
@@ -54,7 +55,7 @@ CLAIMS = [
         paper_value=0.01,
         how="le",
         dataset=BETA,
-        note="threshold 0.01 is the digest's",
+        note="threshold 0.01 is ours (the document gives none)",
     ),
     Claim(
         "C4.3b",
@@ -347,7 +348,7 @@ def _(ctx):
         large.cvb0_err_exact.to_numpy(),
         labels=("CVB error", "CVB0 error"),
         unit="word counts",
-        note=f"against the exact Poisson-binomial expectation (P4.8); vs the MC truth: {vs_mc}",
+        note=f"against the exact Poisson-binomial expectation (our DP); vs the MC truth: {vs_mc}",
     )
 
 

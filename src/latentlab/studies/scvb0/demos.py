@@ -8,8 +8,8 @@ import pandas as pd
 
 # ------------------------------------------------------------------ Figs 4.1 / 4.2
 def robbins_monro(n_iter: int, w0: float, seed: int, a: float = 1.0) -> pd.DataFrame:
-    """Eq. 4.33: w := w + rho_t (sin(w) + xi_t), xi ~ N(0,1), rho_t = a/t (digest 4.2,
-    AMBIG: schedule and w0). The stable root of sin is pi."""
+    """Eq. 4.33: w := w + rho_t (sin(w) + xi_t), xi ~ N(0,1), rho_t = a/t (Fig. 4.1; the
+    thesis gives neither the schedule nor w0: ours). The stable root of sin is pi."""
     rng = np.random.default_rng(seed)
     w = np.empty(n_iter + 1)
     w[0] = w0
@@ -62,7 +62,7 @@ def approximation_errors(
 ) -> pd.DataFrame:
     """L1 error of the CVB0 (log(E n + alpha)) and second-order CVB (Eq. 4.25)
     approximations to E[log(n + alpha)], n ~ Poisson-binomial(gamma),
-    gamma_j ~ Beta(0.1, 0.1), against the exact expectation (DP, P4.8) and against a
+    gamma_j ~ Beta(0.1, 0.1), against the exact expectation (a DP of ours) and against a
     ``mc_draws``-sample Monte Carlo estimate (the thesis's truth), averaged over
     ``repeats`` draws of gamma."""
     from .demo_kernels import poisson_binomial_pmf  # numba: only Fig 4.10 needs it

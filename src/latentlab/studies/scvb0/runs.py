@@ -4,7 +4,7 @@ fixed-budget topics (Tables 4.4/4.5). Each writes raw results to the paths of it
 Curves: training runs with checkpoints at fixed numbers of documents processed (so a run
 is a function of its seed); at each checkpoint the training clock is paused, the topics
 are scored by document completion on the held-out halves (the same split for every
-method), and the clock resumes (P4.6). Time is training time only.
+method), and the clock resumes (our protocol; the thesis does not say). Time is training time only.
 """
 
 from __future__ import annotations

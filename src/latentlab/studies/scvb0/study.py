@@ -1,4 +1,9 @@
-"""Study ``scvb0``: Foulds (2014) chapter 4, SCVB0 vs SVB (digest 004 Sec. 4, 6.3, 8).
+"""Study ``scvb0``: Foulds (2014) chapter 4, SCVB0 vs SVB.
+
+The document: James R. Foulds (2014), *Latent Variable Modeling for Networks and Text:
+Algorithms, Models and Evaluation Techniques*, PhD dissertation, University of California,
+Irvine (seed 004). Sections, equations, figures and tables cited in this package are its
+own (chapter 4: Sec. 4.2-4.6, Algorithm 7, Figs 4.1-4.10, Tables 4.4-4.5).
 
 The settings of every step: the fields are the keys of the ``scvb0`` config section the
 step reads, the defaults here are the only defaults. Seeds: ``ctx.seed(offset, r)`` with
@@ -58,7 +63,7 @@ class Dataset:
 
 @dataclass(frozen=True, kw_only=True)
 class Model:
-    """The SCVB0 / SVB settings (Sec. 4.7; digest 4.3)."""
+    """The SCVB0 / SVB settings (Sec. 4.3.1)."""
 
     alpha: float  # document prior (0.1)
     beta: float  # topic prior (0.01)
@@ -67,9 +72,10 @@ class Model:
     rho_theta: Schedule  # document step (s=1, tau=10, kappa=0.9)
     n_burn: int  # SCVB0 burn-in passes per document (1)
     svb_variants: list[SVBVariant]
-    phi_clock: Literal["minibatch", "documents"] = "minibatch"  # AMBIG: what t of rho_phi counts
-    clumping: bool = True  # Eq. 4.49 (AMBIG: clock per distinct word)
-    # AMBIG: N^Phi initialisation, Gamma(100, 1/100) scaled to C (corpus) or Hoffman's lambda
+    phi_clock: Literal["minibatch", "documents"] = "minibatch"  # t of rho_phi: left open
+    clumping: bool = True  # Eq. 4.49 (clock per distinct word: left open)
+    # left open by the thesis: N^Phi initialisation, Gamma(100, 1/100) scaled to C (corpus)
+    # or Hoffman's lambda
     scvb0_init: Literal["corpus", "hoffman"] = "corpus"
 
 
@@ -85,7 +91,8 @@ def method_names(s: Model) -> list[str]:
 
 @dataclass(frozen=True, kw_only=True)
 class Heldout:
-    """Document completion: held-out fraction, cap, theta fixed-point iterations (AMBIG)."""
+    """Document completion: held-out fraction, cap, theta fixed-point iterations (not given in
+    the thesis; ours)."""
 
     heldout_frac: float
     heldout_theta_iters: int
@@ -111,7 +118,8 @@ class Curves:
 
 @dataclass(frozen=True)
 class Fig47:
-    """Fig 4.7: SCVB0 on all documents vs batch VB on subsets of N documents (N AMBIG)."""
+    """Fig 4.7: SCVB0 on all documents vs batch VB on subsets of N documents (the thesis does not
+    give N)."""
 
     dataset: str
     K: int
@@ -125,7 +133,8 @@ class Fig47:
 
 @dataclass(frozen=True)
 class Demos:
-    """Figs 4.1-4.2 (rho_t = step_a/t; w0 AMBIG) and 4.8-4.9 (gamma ~ Beta(0.1, 0.1))."""
+    """Figs 4.1-4.2 (rho_t = step_a/t and w0; the thesis gives neither, ours) and 4.8-4.9
+    (gamma ~ Beta(0.1, 0.1))."""
 
     n_iter: int
     w0_rm: float
@@ -155,7 +164,7 @@ class Budget:
     seconds: float
     runs: int
     n_show: int
-    svb: SVBVariant = SVBVariant(1, 0.0)  # AMBIG: the thesis does not say which SVB
+    svb: SVBVariant = SVBVariant(1, 0.0)  # the thesis does not say which SVB
 
 
 @dataclass(frozen=True)

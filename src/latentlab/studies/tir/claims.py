@@ -1,4 +1,5 @@
-"""Claims C3.x of Foulds (2014) ch. 3 (digest Sec 8), each judged from this run's outputs."""
+"""Claims C3.x of Foulds (2014) ch. 3 (our numbering of the chapter's checkable statements),
+each judged from this run's outputs."""
 
 from __future__ import annotations
 
@@ -173,7 +174,7 @@ CLAIMS = [
         how="rel",
         tolerance="claims.sign_p_rel",
         data_kind="identity",
-        note="our value: exact two-sided binomial p (digest caveat 6)",
+        note="our value: exact two-sided binomial p (the printed p and counts disagree)",
     ),
     Claim(
         "C3.4b",

@@ -13,7 +13,7 @@ from scipy.special import logsumexp
 
 from latentlab.data.corpus import BowCorpus
 from latentlab.errors import ConfigError, DataError
-from latentlab.models.tir import kernels, synthetic
+from latentlab.models.tir import synthetic
 from latentlab.models.tir.graph import CitationGraph, build_citation_graph
 from latentlab.models.tir.model import InfluenceModel
 
@@ -133,13 +133,14 @@ def make_model(kind, f, seed, exact=False, average_from=0):
 def score_heldout(phi_wk, alphas, held_ptr, held_w, n_temps, S, seed, stream):
     """log p(held-out half | Phi, alpha^(d)) by standard AIS (ais_eval's kernel), one
     estimate per test document (log-mean-exp of its S importance weights)."""
-    from latentlab.evaluation.ais.rng import doc_seeds
+    from latentlab.kernels.ais import batch_std_ais
+    from latentlab.kernels.rng import doc_seeds
 
     D = len(held_ptr) - 1
     out = np.zeros((D, S))
     upd = np.zeros(D, np.int64)
     phi = np.maximum(phi_wk, 1e-300)
-    kernels.batch_std_ais_alpha(
+    batch_std_ais(
         held_ptr.astype(np.int64), held_w.astype(np.int64), phi, alphas, n_temps, S,
         doc_seeds(seed, D, stream), out, upd,
     )  # fmt: skip
@@ -150,7 +151,7 @@ def score_heldout(phi_wk, alphas, held_ptr, held_w, n_temps, S, seed, stream):
 def fit(ctx):
     """Table 3.1: one model (wildcard ``model``: lda, tir, tire, dmr) trained on the
     training halves; every ``sample_every``-th post-burn-in sample scores the held-out
-    halves by AIS; the likelihoods are averaged over samples (pitfall P3.4)."""
+    halves by AIS; the likelihoods are averaged over samples (Sec. 3.5.2)."""
     from latentlab.models.lda import CGS
 
     f, a = ctx.settings.fit, ctx.settings.ais

@@ -1,5 +1,10 @@
 """Study ``tir`` (Foulds 2014, ch. 3): the study object and the settings of its steps.
 
+The document: James R. Foulds (2014), *Latent Variable Modeling for Networks and Text: Algorithms,
+Models and Evaluation Techniques*, PhD dissertation, University of California, Irvine
+(seed 004). Sections, equations, figures and tables cited in this package are its
+own (chapter 3).
+
 Every default below is the document's value where it gives one (alpha = beta = 0.1,
 sigma = 1, 250 burn-in + 1000 iterations, regression every 10 iterations, AIS on every
 100th sample, 500 burn-in for the exploratory runs); the rest are recorded choices
@@ -64,7 +69,7 @@ class PrepareSettings:
 
 @dataclass(frozen=True)
 class FitCfg:
-    K: int = 50  # not stated by the document (digest 3.2: 50 suggested)
+    K: int = 50  # not stated by the document (Sec. 3.5); ours, ch. 5's K on the same corpora
     alpha: float = 0.1
     beta: float = 0.1
     sigma: float = 1.0

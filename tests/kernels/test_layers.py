@@ -1,0 +1,94 @@
+"""Import layering (issue 25): kernels <- models <- evaluation <- studies. No module under
+``models/`` imports ``latentlab.evaluation`` (or ``latentlab.studies``), and
+``latentlab.kernels`` imports nothing else of latentlab. Imports are read with ``ast``
+(lazy imports inside functions count too), relative ones resolved to absolute names."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+SRC = Path(__file__).resolve().parents[2] / "src"
+PKG = SRC / "latentlab"
+
+
+def _module_name(path: Path, src: Path) -> str:
+    parts = list(path.relative_to(src).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts = parts[:-1]
+    return ".".join(parts)
+
+
+def imports_of(path: Path, src: Path = SRC) -> set[str]:
+    """Absolute names of every module ``path`` (below ``src``) imports (``from a import b``
+    gives a and a.b)."""
+    name = _module_name(path, src)
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    out = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            out.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[: len(base) - node.level + 1]
+                mod = ".".join(base + ([node.module] if node.module else []))
+            else:
+                mod = node.module
+            out.add(mod)
+            out.update(f"{mod}.{a.name}" for a in node.names)
+    return out
+
+
+def _offenders(folder: str, forbidden) -> list[str]:
+    bad = []
+    for path in sorted((PKG / folder).rglob("*.py")):
+        for mod in sorted(imports_of(path)):
+            if forbidden(mod):
+                bad.append(f"{path.relative_to(SRC)} imports {mod}")
+    return bad
+
+
+def _under(mod: str, pkg: str) -> bool:
+    return mod == pkg or mod.startswith(pkg + ".")
+
+
+def test_models_never_import_evaluation_or_studies():
+    bad = _offenders(
+        "models",
+        lambda m: _under(m, "latentlab.evaluation") or _under(m, "latentlab.studies"),
+    )
+    assert not bad, "\n".join(bad)
+
+
+def test_kernels_import_nothing_else_of_latentlab():
+    bad = _offenders(
+        "kernels", lambda m: _under(m, "latentlab") and not _under(m, "latentlab.kernels")
+    )
+    assert not bad, "\n".join(bad)
+
+
+CASES = [
+    (
+        "from latentlab.evaluation.ais import kernels\n",
+        "models/tir/kernels.py",
+        "latentlab.evaluation.ais",
+    ),
+    ("from ...evaluation import heldout\n", "models/lda/scvb0.py", "latentlab.evaluation"),
+    (
+        "def f():\n    import latentlab.evaluation.heldout\n",
+        "models/lda/x.py",
+        "latentlab.evaluation.heldout",
+    ),
+    ("from . import kernels\n", "models/tir/model.py", "latentlab.models.tir.kernels"),
+]
+
+
+@pytest.mark.parametrize("src, where, want", CASES)
+def test_imports_of_resolves_relative_and_lazy_imports(tmp_path, src, where, want):
+    path = tmp_path / "latentlab" / where
+    path.parent.mkdir(parents=True)
+    path.write_text(src)
+    assert want in imports_of(path, tmp_path)
