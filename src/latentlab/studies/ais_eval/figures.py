@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from latentlab.plotting import figure
+from latentlab.plotting import figure, log_axis
 from latentlab.studies.shape import FigureOutput
 
 from .results import load_models, stats_frame
@@ -115,6 +115,7 @@ def draw_fig5_6(df, meta=None):
         g = df[df.method == m].sort_values("n_temps")
         ax.errorbar(g.n_temps, g["mean"], yerr=g["sd"], label=lab, capsize=2, marker="o", ms=3)
     ax.set_xscale("log")
+    log_axis(ax, "x")
     ax.set_xlabel("number of temperatures n")
     ax.set_ylabel("estimated log P(w|Φ) − log P(w|Φ')")
     ax.legend()
@@ -170,6 +171,7 @@ def draw_iteration(out, kind: str, title: str):
     )
     if kind == "var":
         ax.set_yscale("log")
+        log_axis(ax, "y")  # the variances' span depends on the data
     ax.set_title(title, fontsize=8)
     ax.legend(fontsize=6)
     return fig

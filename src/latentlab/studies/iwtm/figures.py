@@ -10,7 +10,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from latentlab.plotting import log_ticks
+from latentlab.plotting import log_axis, log_ticks
 from latentlab.studies.shape import FigureOutput
 
 from .claims import CLAIMS
@@ -184,6 +184,7 @@ def fig5_3(ctx):
     ylabels = ("LDA+KMEANS training time (s)", "LDA+KMEANS time / IWTM CAVI time (ratio)")
     for ax, yl in zip(axes, ylabels, strict=True):
         ax.set_xscale("log")
+        log_axis(ax, "x")
         ax.set_xlabel("vocabulary size K")
         ax.set_ylabel(yl)
     axes[1].axhline(1, color="k", lw=0.5)
@@ -286,6 +287,7 @@ def fig6_2(ctx):
                              iwtm_svi_s=t_svi, ratio=v / t_svi))  # fmt: skip
     ax.axhspan(1 / 3, 1 / 2.5, color="gray", alpha=0.25, label="document: SVI = 2.5-3x LDA+KMEANS")
     ax.set_xscale("log")
+    log_axis(ax, "x")
     ax.set_xlabel("vocabulary size K of LDA+KMEANS")
     ax.set_ylabel("LDA+KMEANS time / IWTM-SVI time (ratio)")
     ax.legend(fontsize=8)
