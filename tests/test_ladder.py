@@ -278,6 +278,25 @@ def test_ladder_step_writes_csv_and_a_figure_that_passes_the_check(tmp_path):
     assert r.returncode == 0, r.stdout + r.stderr
 
 
+def test_ladder_figure_keeps_long_rung_names_and_labels_apart(tmp_path):
+    """ais_eval's ladder (2026-11-28): upright rung names of 26 characters left each panel
+    1.2 in of plotting height, and a three-line y label ran into the suptitle."""
+    from latentlab.plotting.check import figure_problems
+
+    names = ["real", "docs10", "docs10_S100", "docs80_S100", "uci_nips_doc"]
+    rungs = [_rung(n, i, {"s": {"K": 10 + i}}) for i, n in enumerate(names[:3])]
+    rungs += [_rung(n, i + 3, {"s": {"K": 99}}, fits=False, reason="big") for i, n in
+              enumerate(names[3:])]  # fmt: skip
+    long = "spread of the 3 estimators + 2 SE, most temperatures (nats)"
+    claims = [{"id": "C1", "measure": long}, {"id": "C2", "measure": long},
+              {"id": "C3", "measure": long}]  # fmt: skip
+    params = ladder.step_params("s", rungs, claims, "lad")
+    ledgers = {n: _ledger(tmp_path / f"{n}.csv", 0.1 * i, [1.0 + i, 2.0]) for i, n in
+               enumerate(names[:3])}  # fmt: skip
+    fig = ladder.draw(ladder.collect(params, ledgers), "s")
+    assert figure_problems(fig) == []
+
+
 def test_bench_sums_each_rung(tmp_path):
     params, _ = _params_and_ledgers(tmp_path)
     head = "s\th:m:s\tmax_rss\tmax_vms\tmax_uss\tmax_pss\tio_in\tio_out\tmean_load\tcpu_time\n"

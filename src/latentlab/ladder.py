@@ -315,7 +315,11 @@ def draw(df: pd.DataFrame, study: str = ""):
     ncols = min(3, n)
     nrows = math.ceil(n / ncols)
     width = max(3.6, 0.55 * len(rung_names) + 1.5)
-    fig, axes = figure(nrows, ncols, width=width, height=3.4, squeeze=False)
+    # the upright rung names take ~0.08 in per character below each panel: the panel grows
+    # with them, so that the plotting area stays taller than its wrapped y label (ais_eval's
+    # "docs80_S100 (not run here)" left 1.2 in, and the label ran into the suptitle)
+    height = max(3.4, 2.6 + 0.08 * max(map(len, labels)))
+    fig, axes = figure(nrows, ncols, width=width, height=height, squeeze=False)
     x_of = {name: i for i, name in enumerate(rung_names)}
     for ax, (cid, where, ds) in zip(axes.flat, keys, strict=False):
         s = df[(df.claim_id == cid) & (df["where"] == where) & (df.dataset == ds)]
