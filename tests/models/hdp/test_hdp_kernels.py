@@ -209,7 +209,9 @@ def test_sweep_entropy_matches_q():
 
 def test_log1m_within_one_ulp_of_log1p():
     """log(1 − q) by its series below 1e-4 and by log1p above: within one unit in the last
-    place of np.log1p(−q) on both sides of the switch (and exact at 0 and at QCLIP)."""
+    place of np.log1p(−q) on both sides of the switch (and exact at 0). Above the switch it
+    is numba's log1p, which on some CPUs is not numpy's bit for bit (an AVX-512 AMD EPYC,
+    2026-11-28: one ulp apart at 0.4 % of these arguments), so it is held to that ulp."""
     rng = np.random.default_rng(21)
     x = np.concatenate([
         10.0 ** rng.uniform(-300, -0.001, 50_000), rng.uniform(0.5e-4, 2e-4, 50_000),
@@ -218,9 +220,7 @@ def test_log1m_within_one_ulp_of_log1p():
     got = np.array([kernels.log1m(v) for v in x])
     ref = np.log1p(-x)
     assert np.all(np.abs(got - ref) <= np.spacing(np.abs(ref)))
-    assert got[-6] == 0.0 and got[-1] == ref[-1]
-    hi = x >= kernels.LOG1M_SERIES
-    np.testing.assert_array_equal(got[hi], ref[hi])
+    assert got[-6] == 0.0
 
 
 def test_sweep_second_log_space_when_products_are_subnormal():
