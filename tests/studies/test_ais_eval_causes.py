@@ -84,3 +84,25 @@ def test_the_open_causes_quote_the_published_tables():
     cheap = t1[t1.corpus.str.contains("cheap")]
     assert cheap[ratio].min().min() == pytest.approx(59.375)
     assert cheap[ratio].max().max() == pytest.approx(68.75)
+
+
+def test_the_ladder_causes_quote_the_published_ladder():
+    """C5.5a (reduction) and C5.5b (genuine) quote Fig 5.6 at the document's S = 100; C5.8c
+    and C5.9b (open) the LR rows of the 5 -> 10 document rungs."""
+    lad = ROOT / "published/ladder/ais_eval"
+    df = pd.read_csv(lad / "ladder.csv").set_index(["rung", "claim_id", "dataset"])
+    assert df.loc[("docs10_S100", "C5.5a", "kos"), "verdict"] == "reproduced"
+    assert df.loc[("docs10", "C5.5a", "kos"), "verdict"] == "not_reproduced"
+    assert df.loc[("docs10_S100", "C5.5b", "kos"), "ours"] == pytest.approx(0.665, abs=5e-4)
+    assert df.loc[("docs10_S100", "C5.5b", "kos"), "verdict"] == "not_reproduced"
+    f56 = pd.read_csv(lad / "docs10_S100/ais_eval/fig5_6.csv").set_index(["n_temps", "method"])
+    assert (f56.S == 100).all()
+    assert f56.loc[(30000, "std_ais"), "sd"] == pytest.approx(2.50, abs=5e-3)
+    geo10 = f56.loc[(10, ["geo", "geo_rev"]), "mean"].mean()  # the two directions' mean
+    assert geo10 - f56.loc[(10, "std_ais"), "mean"] == pytest.approx(20.3, abs=0.05)
+    for cid, ds in [("C5.8c", "cora"), ("C5.8c", "kos"), ("C5.9b", "cora")]:
+        assert (df.xs((cid, ds), level=[1, 2]).verdict == "not_reproduced").all()
+    note = df.loc[("docs10", "C5.8c", "cora"), "note"]
+    assert "lr@10000 0.0793 -> 0.0675" in note
+    note = df.loc[("docs10", "C5.9b", "cora"), "note"]
+    assert "lr 1.25 (n=1000) -> 1.36 (n=10000)" in note
