@@ -190,7 +190,8 @@ class ModelInterface:
     def transform(self, corpus, n_iter: int = 100, tol: float = 1e-6) -> np.ndarray:
         """Topic proportions (n_docs x K) of new documents with the topics frozen: the
         CVB0 document update at its fixed point (Eq. 4.43 with Phi frozen,
-        :func:`.theta.estimate_theta`), the estimator of the held-out evaluation."""
+        :func:`.theta.estimate_theta`), the estimator of the held-out evaluation (SVB and
+        BatchVB use their own VB local step instead, :func:`.vb.vb_theta`)."""
         return fold_in(self, corpus, n_iter, tol)
 
     def log_predictive(self, split, n_iter: int = 100, tol: float = 1e-6) -> float:
