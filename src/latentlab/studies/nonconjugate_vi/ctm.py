@@ -50,13 +50,11 @@ def method_opts(c, method: str) -> dict:
     return {"tol": c.estep_tol, "max_iter": c.estep_max_iter}
 
 
-def make_ctm(
-    c, K: int, seed: int, method: str, *, tol: float, opts: dict | None = None, smooth: bool = True
-) -> CTM:
-    """The CTM (:class:`latentlab.models.ctm.CTM`) with this study's settings: per-document
-    inference options ``opts`` (default :func:`method_opts`); ``smooth``: the configured
+def make_ctm(c, K: int, seed: int, method: str, *, tol: float, smooth: bool = True) -> CTM:
+    """The CTM (:class:`latentlab.models.ctm.CTM`) with this study's settings: the
+    per-document inference options of :func:`method_opts`; ``smooth``: the configured
     pseudo-count and ridge (else the model's defaults, as the bench runs)."""
-    o = method_opts(c, method) if opts is None else opts
+    o = method_opts(c, method)
     extra = {"pseudo": c.pseudo_count, "ridge_rel": c.ridge_rel} if smooth else {}
     return CTM(K, method, seed=seed, tol=tol, estep_tol=o["tol"], estep_max_iter=o["max_iter"],
                **extra)  # fmt: skip
