@@ -60,7 +60,7 @@ def main() -> None:
     for est, exact in runs:
         t0 = time.perf_counter()
         m = InfluenceModel("tir", K, estimator=est, exact=exact, seed=0, average_from=a.sweeps // 2)
-        m.fit(corpus, g, a.sweeps)
+        m.fit(corpus, a.sweeps, graph=g)
         name = f"{est}{' exact' if exact else ''} (fit.rate 1, {time.perf_counter() - t0:.0f} s)"
         report(name, m.l_mean[cited])
 

@@ -10,6 +10,10 @@ the observed half with the topics frozen, and the scored half is evaluated as
 sum_i log sum_k theta_dk Phi_{w_i k}. The summary is the per-token average over all
 scored tokens; perplexity = exp(-average).
 
+A fitted model scores a split itself, ``model.log_predictive(split)`` (the protocol of
+:mod:`latentlab.models.base`): with these functions for the Dirichlet-prior models, with
+its own inference for the CTM.
+
 The theta estimator is the SCVB0/CVB0 document update at its fixed point (Eq. 4.43
 with topics frozen; :func:`latentlab.models.lda.theta.estimate_theta`), used for every
 method so that only the topics differ. This is a documented choice: the thesis does not
@@ -20,57 +24,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from latentlab.data.corpus import BowCorpus
 from latentlab.data.splits import CompletionSplit
+from latentlab.models.lda.theta import doc_loglik, document_completion
 
-
-def doc_loglik(corpus: BowCorpus, phi_wk: np.ndarray, theta: np.ndarray) -> np.ndarray:
-    """Per-document sum_i log sum_k theta_dk Phi_{w_i k}."""
-    from latentlab.models.lda import kernels
-    from latentlab.models.lda.theta import check_vocab
-
-    phi_wk = np.ascontiguousarray(phi_wk, dtype=np.float64)
-    check_vocab(corpus, phi_wk)
-    out = np.empty(corpus.n_docs)
-    kernels.heldout_loglik(
-        corpus.indptr, corpus.word_ids, corpus.counts.astype(np.float64), phi_wk,
-        np.ascontiguousarray(theta), out,
-    )  # fmt: skip
-    return out
-
-
-def document_completion(
-    split: CompletionSplit, phi_wk: np.ndarray, alpha, n_iter: int = 100, tol: float = 1e-6
-) -> float:
-    """Per-token held-out log-likelihood of the scored halves (document completion)."""
-    from latentlab.models.lda.theta import estimate_theta
-
-    theta = estimate_theta(split.observed, phi_wk, alpha, n_iter, tol)
-    ll = doc_loglik(split.scored, phi_wk, theta)
-    return float(ll.sum() / split.n_scored_tokens)
+__all__ = ["CompletionSplit", "doc_loglik", "document_completion", "perplexity"]
 
 
 def perplexity(per_token_loglik: float) -> float:
     """exp(-per-token log-likelihood)."""
     return float(np.exp(-per_token_loglik))
-
-
-def completion_loglik(model, split: CompletionSplit, n_iter: int = 100, tol: float = 1e-6):
-    """Document completion for any fitted model of the one interface (issue 9, point 6).
-
-    A model with its own inference for new documents (``model.completion_loglik(split)``,
-    e.g. the CTM) uses it. Otherwise the model's topics ``phi()`` (K x W) are frozen with
-    its Dirichlet document prior (``prior_weights()[0]`` of the HDP models, else ``alpha``)
-    and :func:`document_completion` scores the split (the same theta estimator for every
-    method, so only the topics and the prior differ). Returns log-likelihood per scored token.
-    """
-    own = getattr(model, "completion_loglik", None)
-    if callable(own):
-        return float(own(split))
-    if hasattr(model, "prior_weights"):
-        prior = model.prior_weights()[0]
-    elif hasattr(model, "alpha"):
-        prior = model.alpha
-    else:
-        raise TypeError(f"{type(model).__name__} has no document prior (alpha) to complete with")
-    return document_completion(split, model.phi().T, prior, n_iter, tol)

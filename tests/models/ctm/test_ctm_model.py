@@ -68,7 +68,7 @@ def test_empty_documents_get_the_prior_proportions(small):
     np.testing.assert_array_equal(m.logbeta, same.logbeta)  # empty documents change nothing
 
 
-def test_completion_loglik_is_heldout_loglik_per_token(small):
+def test_log_predictive_is_heldout_loglik_per_token(small):
     _, corpus = small
     m = CTM(3, seed=0, estep_max_iter=50).fit(corpus, 2)
     split = completion_split(corpus, seed=1)
@@ -76,8 +76,8 @@ def test_completion_loglik_is_heldout_loglik_per_token(small):
         m.model_, R.corpus_to_docs(split.observed), R.corpus_to_docs(split.scored),
         opts={"max_iter": 50},
     )  # fmt: skip
-    assert m.completion_loglik(split) == tot / n
-    assert np.isfinite(m.completion_loglik(split, predictive="mc", n_mc=50))
+    assert m.log_predictive(split) == tot / n
+    assert np.isfinite(m.log_predictive(split, predictive="mc", n_mc=50))
 
 
 @pytest.mark.parametrize(

@@ -65,25 +65,16 @@ def test_vocab_mismatch_is_an_error():
         estimate_theta(c, np.full((9, 2), 1 / 9), 0.1)
 
 
-def test_completion_loglik_dispatches_on_the_model():
+def test_log_predictive_is_document_completion_with_the_models_prior():
     """Dirichlet-prior models: document_completion with phi().T and alpha (HDP: its prior
-    weights); a model with its own completion (CTM) uses it; no prior: a clear error."""
-    from latentlab.evaluation.heldout import completion_loglik
+    weights), the same theta estimator for every model."""
     from latentlab.models.hdp import HDPLDA
     from latentlab.models.lda import CGS
 
     train, test = synth_corpus(D=20, seed=1), synth_corpus(D=6, seed=2)
     split = split_halves(test, seed=0)
     cgs = CGS(3, seed=0).fit(train, 5)
-    assert completion_loglik(cgs, split) == document_completion(split, cgs.phi_wk(), cgs.alpha)
+    assert cgs.log_predictive(split) == document_completion(split, cgs.phi_wk(), cgs.alpha)
     hdp = HDPLDA(4, seed=0).fit(train, 3)
     want = document_completion(split, hdp.phi_vk(), hdp.prior_weights()[0])
-    assert completion_loglik(hdp, split) == want
-
-    class Own:
-        def completion_loglik(self, s):
-            return -1.5
-
-    assert completion_loglik(Own(), split) == -1.5
-    with pytest.raises(TypeError, match="no document prior"):
-        completion_loglik(object(), split)
+    assert hdp.log_predictive(split) == want

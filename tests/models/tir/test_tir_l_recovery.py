@@ -159,7 +159,7 @@ def test_every_estimator_improves_with_more_citers_and_exact_is_not_worse_there(
         for est, exact in runs:
             m = InfluenceModel(
                 "tir", K=3, estimator=est, rate=RATE, exact=exact, seed=1, average_from=30
-            ).fit(corpus, g, 60)
+            ).fit(corpus, 60, graph=g)
             err[(est, exact)].append(_l1(m.l_mean[:8], l_true))
     for r, e in err.items():
         assert e[1] < e[0], (r, e)

@@ -149,7 +149,7 @@ def test_sampler_fit_is_deterministic_and_averages(est):
 
     def run(seed):
         m = InfluenceModel("tir", 4, estimator=est, rate=0.5, average_from=5, seed=seed)
-        return m.fit(corpus, g, 12)
+        return m.fit(corpus, 12, graph=g)
 
     a, b, c = run(1), run(1), run(2)
     np.testing.assert_array_equal(a.l_mean, b.l_mean)

@@ -169,7 +169,7 @@ def test_exact_sweep_conserves_counts_and_is_deterministic():
     g = build_citation_graph(corpus.links, corpus.n_docs, corpus.doc_lengths(), seed=0)
     runs = []
     for _ in range(2):
-        m = InfluenceModel("tire", K=3, exact=True, interval=2, seed=4).fit(corpus, g, 4)
+        m = InfluenceModel("tire", K=3, exact=True, interval=2, seed=4).fit(corpus, 4, graph=g)
         assert m.ndk.sum() == corpus.n_tokens and (m.ndk.sum(1) == m.nd).all()
         runs.append((m.z.copy(), m.ew.copy()))
     np.testing.assert_array_equal(runs[0][0], runs[1][0])
@@ -185,7 +185,7 @@ def test_fit_callback_gets_model_and_info_and_stops():
         seen.append((model, info["iteration"]))
         return info["iteration"] == 3
 
-    m = InfluenceModel("tir", K=3, interval=2, seed=1).fit(corpus, g, 10, callback=cb)
+    m = InfluenceModel("tir", K=3, interval=2, seed=1).fit(corpus, 10, callback=cb, graph=g)
     assert [i for _, i in seen] == [1, 2, 3] and all(mod is m for mod, _ in seen)
     assert m.iteration == 3
 
@@ -194,8 +194,8 @@ def test_fit_callback_gets_model_and_info_and_stops():
 def test_fit_is_deterministic(kind):
     corpus, _ = generate(30, 30, 3, 15, 3, 1.0, 0.1, 0.1, seed=9)
     g = build_citation_graph(corpus.links, corpus.n_docs, corpus.doc_lengths(), seed=0)
-    a = InfluenceModel(kind, K=3, interval=5, seed=11).fit(corpus, g, 10)
-    b = InfluenceModel(kind, K=3, interval=5, seed=11).fit(corpus, g, 10)
+    a = InfluenceModel(kind, K=3, interval=5, seed=11).fit(corpus, 10, graph=g)
+    b = InfluenceModel(kind, K=3, interval=5, seed=11).fit(corpus, 10, graph=g)
     np.testing.assert_array_equal(a.z, b.z)
     np.testing.assert_array_equal(a.l, b.l)
     np.testing.assert_array_equal(a.alpha_dk, b.alpha_dk)
@@ -205,7 +205,7 @@ def test_fit_is_deterministic(kind):
 def test_regression_step_increases_the_objective():
     corpus, _ = generate(60, 40, 4, 20, 3, 0.5, 0.1, 0.1, seed=10)
     g = build_citation_graph(corpus.links, corpus.n_docs, corpus.doc_lengths(), seed=0)
-    m = InfluenceModel("tir", K=4, interval=1000, seed=3).fit(corpus, g, 5)
+    m = InfluenceModel("tir", K=4, interval=1000, seed=3).fit(corpus, 5, graph=g)
     before = m.objective(m.l[m.cited])[0]
     m.regress()
     assert m.objective(m.l[m.cited])[0] <= before

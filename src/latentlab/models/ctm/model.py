@@ -2,7 +2,8 @@
 
 :class:`CTM` wraps the variational EM of :mod:`.vi` (Wang & Blei 2013 Sec. 4.1 and 5.1;
 Blei & Lafferty 2007 for ``method="bl"``) so that it is fitted and read like the LDA and
-HDP models: ``fit(corpus, n_iter, callback)``, ``phi()`` (K x W), ``theta()`` (D x K).
+HDP models: a :class:`latentlab.models.base.TopicModel` (``fit``, ``phi``, ``theta``,
+``transform``, ``log_predictive``).
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from latentlab.errors import ConfigError
+from latentlab.errors import ConfigError, DataError
 
 from . import vi
 from .vi import METHODS
@@ -142,7 +143,27 @@ class CTM:
             theta[d] = vi.mean_topic_proportions(self.method, f)
         return theta
 
-    def completion_loglik(
+    def transform(self, corpus) -> np.ndarray:
+        """Plug-in topic proportions softmax(m_d) (n_docs x K) of new documents: q(eta_d)
+        inferred by the model's own per-document inference (Laplace Sec. 3.1, delta
+        Sec. 3.2, BL) with the topics and the prior frozen; an empty document gets the
+        prior's softmax(mu0)."""
+        if corpus.n_vocab != self.W:
+            raise DataError(
+                None, f"vocabulary {corpus.n_vocab} differs from the topics' W={self.W}"
+            )
+        mu = self.model_.prior.mu
+        out = np.tile(vi.softmax(np.append(mu, 0.0) if self.method == "bl" else mu),
+                      (corpus.n_docs, 1))  # fmt: skip
+        for d in range(corpus.n_docs):
+            ids, cnt = corpus.doc(d)
+            if len(ids):
+                f = vi.infer_doc(self.method, np.asarray(ids, np.int64), cnt.astype(float),
+                                 self.logbeta, self.prior, opts=self.estep_opts)  # fmt: skip
+                out[d] = vi.mean_topic_proportions(self.method, f)
+        return out
+
+    def log_predictive(
         self, split, predictive: str = "plugin", n_mc: int = 1000, seed: int = 0
     ) -> float:
         """Per-token held-out log-likelihood by document completion (Sec. 5.1): q(theta)

@@ -519,6 +519,19 @@ def corpus_to_docs(corpus) -> Docs:
     return out
 
 
+def docs_to_corpus(docs: Docs, V: int):
+    """The :class:`BowCorpus` of documents given as (ids, counts), word order kept (the
+    inverse of :func:`corpus_to_docs`; counts must be whole numbers)."""
+    from latentlab.data.corpus import BowCorpus
+
+    lens = [len(ids) for ids, _ in docs]
+    ids = np.concatenate([i for i, _ in docs]) if docs else np.zeros(0, np.int64)
+    cnt = np.concatenate([c for _, c in docs]) if docs else np.zeros(0)
+    if np.any(cnt != np.round(cnt)):
+        raise DataError(None, "counts must be whole numbers to make a BowCorpus")
+    return BowCorpus(np.concatenate([[0], np.cumsum(lens)]), ids, cnt, [str(v) for v in range(V)])
+
+
 def init_topics(K: int, V: int, seed: int) -> np.ndarray:
     """Topics as draws from a uniform Dirichlet Dir(1,...,1) (Sec. 5.1); returns log beta."""
     rng = np.random.default_rng(seed)

@@ -39,7 +39,26 @@ log = logging.getLogger(__name__)
 
 
 class HDPLDA:
-    """Truncated stick-breaking HDP-LDA fitted by one of CVB, CVB0, PCVB, PCVB0 (AS or AA)."""
+    """Truncated stick-breaking HDP-LDA fitted by one of CVB, CVB0, PCVB, PCVB0 (AS or AA).
+
+    A :class:`latentlab.models.base.TopicModel`: ``fit``, ``phi`` (T x W, Eq 37),
+    ``theta`` (Eq 37), ``transform`` (:meth:`fold_in`), ``log_predictive``.
+
+    Parameters
+    ----------
+    T : int
+        Truncation level (>= 2).
+    method : {"pcvb0", "pcvb", "cvb0", "cvb"}
+        Token and global updates (the table above).
+    prior : {"AS", "AA"}
+        Symmetric (τ_v = 1/V) or learnt (Eq 31) base measure of the topics.
+    options : HDPOptions or dict, optional
+        The choices the paper leaves open.
+    seed : int
+        Seed of the initial q (Sec. 6).
+    entropy_iterations : int
+        Iterations whose mean entropy of q is tracked (claim C10).
+    """
 
     def __init__(
         self,
@@ -304,8 +323,10 @@ class HDPLDA:
         """Initialise (Sec. 6) and run ``n_iter`` iterations on ``corpus`` (a BowCorpus, or a
         TokenCorpus whose token order is kept); ``callback(model, info)`` after each
         iteration stops the fit when it returns True (``info``: iteration, entropy, seconds)."""
+        if int(n_iter) != n_iter or n_iter < 0:
+            raise ConfigError("n_iter", f"must be an integer >= 0, got {n_iter!r}")
         self._init(as_tokens(corpus))
-        for _ in range(n_iter):
+        for _ in range(int(n_iter)):
             info = self.step()
             if callback is not None and callback(self, info):
                 break
@@ -334,6 +355,29 @@ class HDPLDA:
         """:meth:`phi` word-major (V x T), the layout of the kernels."""
         _, bt = self.prior_weights()
         return (self.nkv + bt[:, None]) / (self.nk + bt.sum())[None, :]
+
+    def new_doc_prior(self) -> np.ndarray:
+        """α0π (length T), the Dirichlet prior of a new document's θ (Eq 37)."""
+        return self.prior_weights()[0]
+
+    def transform(self, corpus, n_iter: int = 100, seed: int = 0) -> np.ndarray:
+        """E[θ] (n_docs x T) of new documents: :meth:`fold_in` (the method's own token
+        update, Eqs 19/35 or 18/34, with the global statistics frozen)."""
+        if int(n_iter) != n_iter or n_iter < 0:
+            raise ConfigError("n_iter", f"must be an integer >= 0, got {n_iter!r}")
+        V = getattr(corpus, "n_vocab", getattr(corpus, "V", None))
+        if V != self.data.V:
+            raise DataError(None, f"vocabulary {V} differs from the topics' V={self.data.V}")
+        return self.fold_in(corpus, int(n_iter), seed)
+
+    def log_predictive(self, split, n_iter: int = 100, tol: float = 1e-6) -> float:
+        """Per-token held-out log-likelihood by document completion with the predictive
+        Eq 37 (topics and α0π frozen; θ of the observed halves by the CVB0 fixed point
+        shared with the LDA models, :func:`latentlab.models.lda.theta.document_completion`,
+        so that methods differ only in their topics and prior)."""
+        from latentlab.models.lda._common import completion
+
+        return completion(self, split, n_iter, tol)
 
     def perplexity(self, test: HeldOut) -> float:
         """Eq 36 with the predictive Eq 37 over held-out tokens of the training documents."""

@@ -24,6 +24,9 @@ Every model has the one interface (:class:`._common.ModelInterface`, issue 9 poi
 ``fit(corpus, n_iter, callback=None)`` on a :class:`BowCorpus`, with ``callback(model,
 info) -> stop`` after every iteration (True stops the fit); ``phi()`` is Phi as **K x W**
 (rows sum to 1); ``theta()`` the **D x K** topic proportions of the training documents;
+``transform(corpus)`` the topic proportions of new documents (the CVB0 fixed point with the
+topics frozen; SVB and BatchVB: their VB local step) and ``log_predictive(split)`` the
+document-completion log-likelihood per token (the protocol of :mod:`latentlab.models.base`);
 the model's settings are its constructor arguments (``alpha``, ``beta``, ``seed``...), and
 bad settings raise ``ConfigError`` naming the argument. ``phi_wk()`` (W x K, equal to
 ``phi().T``) is kept as an alias in the kernels' layout, because the held-out evaluation

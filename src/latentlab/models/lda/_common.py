@@ -141,6 +141,25 @@ class StepSize:
             raise ConfigError(f"{name}.{e.args[0]}", "missing") from None
 
 
+def fold_in(model, corpus, n_iter: int = 100, tol: float = 1e-6) -> np.ndarray:
+    """``transform`` of a Dirichlet-prior topic model (``phi()``, ``new_doc_prior()``):
+    :func:`.theta.estimate_theta` with the model's topics and prior frozen."""
+    from .theta import estimate_theta
+
+    check_n_iter(n_iter)
+    return estimate_theta(corpus, model.phi().T, model.new_doc_prior(), int(n_iter), tol)
+
+
+def completion(model, split, n_iter: int = 100, tol: float = 1e-6) -> float:
+    """``log_predictive`` of a Dirichlet-prior topic model: document completion (Sec.
+    4.3.1, Eq. 5.26) with :func:`.theta.document_completion`, the same theta estimator for
+    every model, so that only the topics and the prior differ."""
+    from .theta import document_completion
+
+    check_n_iter(n_iter)
+    return document_completion(split, model.phi().T, model.new_doc_prior(), int(n_iter), tol)
+
+
 def nonempty_docs(indptr: np.ndarray) -> tuple[np.ndarray, int]:
     """Indices of documents with at least one distinct word, and how many were empty."""
     lens = np.diff(indptr)
@@ -163,6 +182,22 @@ class ModelInterface:
     def phi(self) -> np.ndarray:
         """Phi, K x W (rows are topics and sum to 1)."""
         return self.phi_wk().T.copy()
+
+    def new_doc_prior(self) -> np.ndarray:
+        """The Dirichlet prior of a new document's theta (length K): a copy of ``alpha``."""
+        return np.array(self.alpha, dtype=np.float64)
+
+    def transform(self, corpus, n_iter: int = 100, tol: float = 1e-6) -> np.ndarray:
+        """Topic proportions (n_docs x K) of new documents with the topics frozen: the
+        CVB0 document update at its fixed point (Eq. 4.43 with Phi frozen,
+        :func:`.theta.estimate_theta`), the estimator of the held-out evaluation (SVB and
+        BatchVB use their own VB local step instead, :func:`.vb.vb_theta`)."""
+        return fold_in(self, corpus, n_iter, tol)
+
+    def log_predictive(self, split, n_iter: int = 100, tol: float = 1e-6) -> float:
+        """Held-out log-likelihood per scored token by document completion (Sec. 4.3.1,
+        Eq. 5.26; theta of the observed halves by :meth:`transform`)."""
+        return completion(self, split, n_iter, tol)
 
 
 class BatchLoop(ModelInterface):

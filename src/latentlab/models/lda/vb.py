@@ -136,6 +136,17 @@ class _VBBase(ModelInterface):
         lam = self.lam
         return np.exp(digamma(lam) - digamma(lam.sum(axis=0)))
 
+    def transform(self, corpus, n_iter: int = 100, tol: float = 1e-3) -> np.ndarray:
+        """E_q[theta] (n_docs x K) of new documents by the model's own VB local step
+        (:func:`vb_theta`, Blei et al. 2003) with the topics frozen."""
+        from .theta import check_vocab
+
+        check_n_iter(n_iter)
+        eb = self.exp_elog_phi_wk()
+        check_vocab(corpus, eb)
+        csr = (corpus.indptr, corpus.word_ids, corpus.counts)
+        return vb_theta(csr, eb, self.alpha, int(n_iter), tol)
+
 
 class SVB(MinibatchLoop, _VBBase):
     """Stochastic VB for LDA, SVB-B{n_local}-O{offset} (thesis Sec. 4.3.1, Fig. 4.3).

@@ -42,6 +42,10 @@ SLICE_MAX_SHRINK = 60  # shrinkage proposals before a coordinate keeps its value
 
 
 class InfluenceModel:
+    """TIR, TIRE, additive DMR or plain LDA (``kind``) by collapsed Gibbs with a
+    stochastic-EM regression step (module docstring); a
+    :class:`latentlab.models.base.TopicModel` (the citations are ``fit``'s ``graph``)."""
+
     def __init__(
         self,
         kind: str,
@@ -214,9 +218,28 @@ class InfluenceModel:
             return self.l.copy()
         return self.l_sum / self.n_averaged
 
-    def fit(self, corpus, graph, n_iter: int, callback: Callable | None = None):
-        """``n_iter`` sweeps on ``corpus`` with the citation ``graph``; ``callback(model,
-        {"iteration": i}) -> stop`` after each (the one callback form of the models)."""
+    def fit(self, corpus, n_iter: int, callback: Callable | None = None, *, graph=None):
+        """``n_iter`` sweeps on ``corpus`` with the citation ``graph``.
+
+        Parameters
+        ----------
+        corpus : BowCorpus
+        n_iter : int
+            Gibbs sweeps (a regression step after every ``interval``-th).
+        callback : callable, optional
+            ``callback(model, {"iteration": i}) -> stop`` after each sweep.
+        graph : CitationGraph, optional
+            The citations (Sec. 3.3); None: no document cites another, so every
+            alpha^(d) is the base alpha (Eq. 3.1 with an empty sum).
+
+        Returns
+        -------
+        self
+        """
+        if int(n_iter) != n_iter or n_iter < 0:
+            raise ConfigError("n_iter", f"must be an integer >= 0, got {n_iter!r}")
+        if graph is None:
+            graph = CitationGraph(corpus.n_docs, np.zeros(corpus.n_docs + 1), np.zeros(0))
         self.initialize(corpus, graph)
         for _ in range(int(n_iter)):
             self.step()
@@ -302,7 +325,39 @@ class InfluenceModel:
 
     # ------------------------------------------------------------------ accessors
     def phi_wk(self) -> np.ndarray:
+        """Topics W x K, (n_wk + beta) / (n_k + W beta) (the collapsed estimate, Sec. 3.3)."""
         return (self.nwk + self.beta) / (self.nk + self.W * self.beta)
+
+    def phi(self) -> np.ndarray:
+        """Topics K x W (rows sum to 1): ``phi_wk().T``."""
+        return self.phi_wk().T.copy()
+
+    def theta(self) -> np.ndarray:
+        """Topic proportions of the training documents, D x K: (n_dk + alpha_k^(d)) /
+        (n_d + sum_k alpha_k^(d)) with the per-document prior of Eq. 3.1 (3.3, DMR)."""
+        a = self.alpha_dk
+        return (self.ndk + a) / (self.nd + a.sum(1))[:, None]
+
+    def new_doc_prior(self) -> np.ndarray:
+        """The prior of a new document's theta, whose citations are not known: the base
+        alpha (Eq. 3.1 with no cited document), length K."""
+        return np.full(self.K, self.alpha0)
+
+    def transform(self, corpus, n_iter: int = 100, tol: float = 1e-6) -> np.ndarray:
+        """Topic proportions (n_docs x K) of new documents with the topics and the base
+        prior frozen (the CVB0 fixed point shared with the LDA models,
+        :func:`latentlab.models.lda.theta.estimate_theta`)."""
+        from latentlab.models.lda._common import fold_in
+
+        return fold_in(self, corpus, n_iter, tol)
+
+    def log_predictive(self, split, n_iter: int = 100, tol: float = 1e-6) -> float:
+        """Held-out log-likelihood per scored token by document completion with the base
+        prior (the study's own held-out score, AIS with each test document's alpha^(d),
+        is in :mod:`latentlab.studies.tir.runs`)."""
+        from latentlab.models.lda._common import completion
+
+        return completion(self, split, n_iter, tol)
 
     def log_lik_z(self) -> float:
         """sum over citing documents of log Polya(z^(d) | alpha^(d)) (Eq 3.6)."""

@@ -111,7 +111,8 @@ def _fit_minibatch(model, train, epochs, ev, n_chk, label, phi_alpha, weight):
 
 
 def _phi_alpha(m):
-    return m.phi().T, m.alpha
+    """Topics W x K and the document prior of any Dirichlet-prior topic model."""
+    return m.phi().T, m.new_doc_prior()
 
 
 def _fit_scvb0(train, K, s, seed, ev, n_chk):
@@ -153,8 +154,7 @@ def _fit_cgs(train, K, s, seed, ev, n_chk):
     from latentlab.models.lda import CGS
 
     m = CGS(K, s.alpha, s.beta, s.optimize_interval, s.burn_in, seed=seed)
-    f = _fit_batch(m, train, s.n_iter, ev, n_chk, "CGS", lambda m: (m.phi().T, m.alpha.copy()),
-                   lambda m: m.n_k.astype(float))  # fmt: skip
+    f = _fit_batch(m, train, s.n_iter, ev, n_chk, "CGS", _phi_alpha, lambda m: m.n_k.astype(float))
     f.extra["alpha_sum"] = float(m.alpha.sum())
     return f
 
@@ -163,13 +163,8 @@ def _fit_hdp(train, K, s, seed, ev, n_chk):
     from latentlab.models.hdp import HDPLDA
 
     m = HDPLDA(K, s.method, s.prior, options=dict(s.options), seed=seed)
-    clock = _Clock(s.n_iter, n_chk, ev, f"HDP-{s.method.upper()}")
-
-    def phi_alpha():
-        return m.phi().T, m.prior_weights()[0]
-
-    m.fit(train, s.n_iter, callback=lambda m, info: clock.tick(info["iteration"], phi_alpha))
-    f = Fitted(*phi_alpha(), m.nk.copy(), clock.close(), s.n_iter, clock.curve)
+    f = _fit_batch(m, train, s.n_iter, ev, n_chk, f"HDP-{s.method.upper()}", _phi_alpha,
+                   lambda m: m.nk.copy())  # fmt: skip
     f.extra.update(topics_used=m.effective_topics(1.0), alpha0=float(m.alpha0),
                    beta0=float(m.beta0), gamma0=float(m.gamma0))  # fmt: skip
     return f
@@ -188,7 +183,7 @@ def _fit_ctm(train, K, s, seed, ev_split, n_chk):
 
     def cb(model, info):
         bar.update(1)
-        ll = model.completion_loglik(ev_split)
+        ll = model.log_predictive(ev_split)
         curve.append({"seconds": info["time_s"], "progress": info["iter"], "heldout_ll": ll})
 
     m.fit(train, s.em_max_iter, callback=cb)
@@ -197,7 +192,7 @@ def _fit_ctm(train, K, s, seed, ev_split, n_chk):
     weight = (m.theta() * lens[:, None]).sum(axis=0)
     f = Fitted(m.phi().T, None, weight, m.history[-1]["time_s"], len(m.history), curve)
     f.extra.update(bound_per_word=m.history[-1]["bound_per_word"], ridge=m.prior.ridge)
-    f.completion = lambda split: m.completion_loglik(split)
+    f.completion = m.log_predictive
     return f
 
 

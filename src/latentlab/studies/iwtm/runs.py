@@ -314,7 +314,7 @@ def _slda_row(s, model, words, W, ip, y, tr, labels, test, T, n, r, seed, Y):
     g = s.gibbs
     t0 = time.perf_counter()
     m = SupervisedLDA(T, W, beta=s.slda.beta_init, alpha_init=g.alpha_init, seed=seed)
-    m.fit(words, ip, y, Y, GibbsSchedule(g.n_iter, g.burn_in, g.hyper_every, g.test_iter))
+    m.fit_tokens(words, ip, y, Y, GibbsSchedule(g.n_iter, g.burn_in, g.hyper_every, g.test_iter))
     sec = time.perf_counter() - t0
     pred, _ = m.predict(np.arange(len(tr), len(tr) + len(test)), g.test_iter)
     acc = float((pred == labels[test]).mean())

@@ -19,6 +19,8 @@ from concurrent.futures import ProcessPoolExecutor
 import numpy as np
 import pandas as pd
 
+from latentlab.data.splits import CompletionSplit
+from latentlab.models.ctm import CTM
 from latentlab.models.ctm import vi as R
 from latentlab.studies.nonconjugate_vi.data import load_ctm_corpus
 
@@ -48,6 +50,26 @@ def method_opts(c, method: str) -> dict:
     return {"tol": c.estep_tol, "max_iter": c.estep_max_iter}
 
 
+def make_ctm(c, K: int, seed: int, method: str, *, tol: float, smooth: bool = True) -> CTM:
+    """The CTM (:class:`latentlab.models.ctm.CTM`) with this study's settings: the
+    per-document inference options of :func:`method_opts`; ``smooth``: the configured
+    pseudo-count and ridge (else the model's defaults, as the bench runs)."""
+    o = method_opts(c, method)
+    extra = {"pseudo": c.pseudo_count, "ridge_rel": c.ridge_rel} if smooth else {}
+    return CTM(K, method, seed=seed, tol=tol, estep_tol=o["tol"], estep_max_iter=o["max_iter"],
+               **extra)  # fmt: skip
+
+
+def as_corpus(docs, V: int):
+    """A list of (ids, counts) documents as the BowCorpus the models take (order kept)."""
+    return R.docs_to_corpus(docs, V)
+
+
+def as_split(obs, held, V: int) -> CompletionSplit:
+    """Observed and scored halves (:func:`prepare_corpus`) as a CompletionSplit."""
+    return CompletionSplit(as_corpus(obs, V), as_corpus(held, V), 0)
+
+
 def prepare_corpus(ctx, spec, path=None):
     """Load, split 80/20 by documents, and split test documents into halves (seeded)."""
     from latentlab.data.splits import doc_split, split_doc_halves
@@ -75,37 +97,20 @@ def _fit_one(job):
 def _fit_one_inner(job):
     train, obs, held, V, K, seed, method, c = job
     warmup()
-    lb0 = R.init_topics(K, V, seed)
+    m = make_ctm(c, K, seed, method, tol=c.em_tol)
+    train_c, split = as_corpus(train, V), as_split(obs, held, V)
     t0 = time.perf_counter()
-    model, hist, _ = R.variational_em(
-        train,
-        lb0,
-        method,
-        max_iter=c.em_max_iter,
-        tol=c.em_tol,
-        opts=method_opts(c, method),
-        pseudo=c.pseudo_count,
-        ridge_rel=c.ridge_rel,
-        time_budget_s=c.em_time_budget_s,
-    )
+    m.fit(train_c, c.em_max_iter, time_budget=c.em_time_budget_s)
     t_fit = time.perf_counter() - t0
+    hist = m.history
     b = [h["bound_per_word"] for h in hist]
     converged = len(b) > 1 and abs((b[-1] - b[-2]) / b[-2]) < c.em_tol
-    s, n = R.heldout_loglik(
-        model,
-        obs,
-        held,
-        predictive=c.predictive,
-        n_mc=c.n_mc,
-        seed=seed,
-        opts=method_opts(c, method),
-    )
     return {
         "K": K,
         "seed": seed,
         "method": method,
         "bound_per_word": hist[-1]["bound_per_word"],
-        "heldout_per_word": s / n,
+        "heldout_per_word": m.log_predictive(split, c.predictive, c.n_mc, seed),
         "em_iters": len(hist),
         "em_converged": bool(converged),
         "fit_time_s": t_fit,
@@ -142,19 +147,8 @@ def ctm_sweep(ctx, spec, path=None) -> tuple[pd.DataFrame, dict]:
     return df, meta
 
 
-def _fit_model(train, V, K, seed, method, c, max_iter):
-    lb0 = R.init_topics(K, V, seed)
-    model, hist, _ = R.variational_em(
-        train,
-        lb0,
-        method,
-        max_iter=max_iter,
-        tol=0.0,
-        opts=method_opts(c, method),
-        pseudo=c.pseudo_count,
-        ridge_rel=c.ridge_rel,
-    )
-    return model
+def _fit_model(train, V, K, seed, method, c, max_iter) -> CTM:
+    return make_ctm(c, K, seed, method, tol=0.0).fit(as_corpus(train, V), max_iter)
 
 
 def fig2_traces(ctx, path=None) -> tuple[pd.DataFrame, pd.DataFrame, dict]:
@@ -209,20 +203,16 @@ def _fig6_fit(job):
     """One (seed, method) history of Fig. 6, in a worker with single-threaded BLAS."""
     from threadpoolctl import threadpool_limits
 
-    train, obs, held, lb0, meth, r, c, max_iter = job
-    opts = method_opts(c, meth)
+    train, obs, held, V, K, seed, meth, r, c, max_iter = job
+    split = as_split(obs, held, V)
 
-    def ev(model):
-        s, n = R.heldout_loglik(model, obs, held, opts=opts)
-        return s / n
+    def ev(model, rec):  # outside the timed region (em_iterations' clock)
+        rec["heldout_per_word"] = model.log_predictive(split)
 
     with threadpool_limits(1):
         warmup()
-        _, hist, _ = R.variational_em(
-            train, lb0, meth, max_iter=max_iter, tol=0.0, opts=opts,
-            pseudo=c.pseudo_count, ridge_rel=c.ridge_rel, eval_fn=ev,
-        )  # fmt: skip
-    return [{"method": meth, "seed": r, **h} for h in hist]
+        m = make_ctm(c, K, seed, meth, tol=0.0).fit(as_corpus(train, V), max_iter, callback=ev)
+    return [{"method": meth, "seed": r, **h} for h in m.history]
 
 
 def fig6_history(ctx, path=None) -> tuple[pd.DataFrame, dict]:
@@ -235,8 +225,7 @@ def fig6_history(ctx, path=None) -> tuple[pd.DataFrame, dict]:
     train, obs, held, V, info = prepare_corpus(ctx, c.corpus(f6.corpus), path)
     K = f6.K
     jobs = [
-        (train, obs, held, R.init_topics(K, V, ctx.seed(K, c.seed_stride * r)), meth, r, c,
-         f6.em_max_iter)
+        (train, obs, held, V, K, ctx.seed(K, c.seed_stride * r), meth, r, c, f6.em_max_iter)
         for r in range(f6.seeds)
         for meth in f6.methods
     ]  # fmt: skip
@@ -261,16 +250,9 @@ def bench_ctm(ctx, path=None) -> list[dict]:
     warmup()
     rows = []
     for K in b.K:
-        lb0 = R.init_topics(int(K), V, ctx.seed(K))
         for meth in c.methods:
-            _, hist, fits = R.variational_em(
-                train,
-                lb0,
-                meth,
-                max_iter=b.em_iters,
-                tol=0.0,
-                opts=method_opts(c, meth),
-            )
+            m = make_ctm(c, int(K), ctx.seed(K), meth, tol=0.0, smooth=False)
+            hist = m.fit(as_corpus(train, V), b.em_iters).history
             t_iter = float(
                 np.mean(
                     [h["time_s"] for h in hist[:1]]
@@ -350,18 +332,13 @@ def bench_tomotopy(train, obs, held, V, b, c, spec, info, seed) -> list[dict]:
         pw[ok] = np.maximum(theta @ phi[:, cols[ok]], 1e-300)
         tot += float(hcnt @ np.log(pw))
         ntok += int(hcnt.sum())
-    lb0 = R.init_topics(K, V, seed)
+    m = make_ctm(c, K, seed, "laplace", tol=c.em_tol, smooth=False)
+    train_c, split = as_corpus(train, V), as_split(obs, held, V)
     t0 = time.perf_counter()
-    model, hist, _ = R.variational_em(
-        train,
-        lb0,
-        "laplace",
-        max_iter=b.laplace_em_iters,
-        tol=c.em_tol,
-        opts=method_opts(c, "laplace"),
-    )
+    hist = m.fit(train_c, b.laplace_em_iters).history
     t_lap = time.perf_counter() - t0
-    s_l, n_l = R.heldout_loglik(model, obs, held, opts=method_opts(c, "laplace"))
+    s_l = m.log_predictive(split)
+    n_l = split.n_scored_tokens
     base = {"K": K, "dataset": spec.name, "data_kind": info["data_kind"]}
     return [
         {
@@ -384,7 +361,7 @@ def bench_tomotopy(train, obs, held, V, b, c, spec, info, seed) -> list[dict]:
             "what": "heldout_per_word",
             "method": "laplace",
             **base,
-            "value": s_l / n_l,
+            "value": s_l,
             "unit": "nats/word",
             "n": n_l,
         },

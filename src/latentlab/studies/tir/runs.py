@@ -230,7 +230,7 @@ def explore(ctx):
         raise ConfigError("model", f"explore runs tir or tire, got {kind!r}")
     full = BowCorpus.load(ctx.input("full"))
     g = load_graph(full)
-    m = make_model(kind, f, ctx.seed(e.seed_offset)).fit(full, g, e.burn_in)
+    m = make_model(kind, f, ctx.seed(e.seed_offset)).fit(full, e.burn_in, graph=g)
     titles = full.titles or [str(i) for i in range(full.n_docs)]
     docs = pd.DataFrame(
         {
@@ -289,7 +289,7 @@ def recovery(ctx):
             fc = type(f)(**{**f.__dict__, "K": K, "estimator": est})
             t0 = time.perf_counter()
             m = make_model("tir", fc, ctx.seed(r.seed_offset, rep), exact, avg_from)
-            m.fit(corpus, g, r.n_iter)
+            m.fit(corpus, r.n_iter, graph=g)
             st = m.mcmc_stats
             if est == "mh":
                 setting = (f"random-walk sd {fc.mh_step:g}, acceptance "
