@@ -92,6 +92,10 @@ class CtmSettings:
 
         if self.em_iter_budget is None:
             return
+        # keys as strings, as the config parser gives them (YAML reads the K keys as ints)
+        budget = {str(c): {str(K): dict(by_m) for K, by_m in by_K.items()}
+                  for c, by_K in self.em_iter_budget.items()}  # fmt: skip
+        object.__setattr__(self, "em_iter_budget", budget)
         for spec in self.corpora:
             for K in self.K_grid:
                 for method in self.methods:
