@@ -45,6 +45,8 @@ REST = {
     "fig2": {"corpus": "a", "K": 3, "em_iters": 1, "n_check_docs": 5},
     "fig6": {"corpus": "a", "K": 3, "em_max_iter": 2},
     "bench": {"corpus": "a", "K": [3], "n_docs": 10, "em_iters": 1},
+    "blr": {},
+    "school": {},
 }
 
 
