@@ -106,6 +106,19 @@ def test_study_section_error_names_key_and_where_documented(workdir):
     assert "base: smoke" in out
 
 
+def test_em_iter_budget_missing_a_fit_stops_the_start_up_naming_it(workdir):
+    """nonconjugate_vi.ctm.em_iter_budget must give every (corpus, K, method) of the sweep:
+    a gap stops the workflow before any job, naming the missing entry."""
+    text = (
+        "base: smoke\nstudies: [nonconjugate_vi]\n"
+        "nonconjugate_vi:\n  ctm:\n    em_iter_budget: {synth_ctm_ap: {3: {laplace: 2}}}\n"
+    )
+    rc, lines = _dry_run(workdir, text, "ncvi_budget.yaml")
+    out = "\n".join(lines)
+    assert rc != 0 and len(lines) <= MAX_LINES, out
+    assert "config nonconjugate_vi.ctm.em_iter_budget.synth_ctm_ap.3.delta: missing" in out, out
+
+
 def test_minimal_file_resolves_without_studies_or_datasets(workdir):
     rc, lines = _dry_run(workdir, "threads: 1\n", "tiny_run.yaml")
     out = "\n".join(lines)

@@ -34,10 +34,13 @@ class CTM:
     pseudo : pseudo-count added to the expected topic-word counts in the M-step.
     ridge_rel : relative ridge that keeps Sigma0 positive definite (ours).
 
-    ``fit(corpus, n_iter=20, callback=None, *, time_budget=None)`` runs at most ``n_iter``
-    EM iterations on a :class:`BowCorpus`; ``callback(model, info) -> stop`` after each,
-    ``info`` = ``{"iter", "time_s", "estep_s", "bound_per_word", "ridge"}`` (the same dict
-    is kept in ``history``). Empty documents take no part in the fit; their ``theta()``
+    ``fit(corpus, n_iter=20, callback=None, *, time_budget=None, iter_budget=None)`` runs at
+    most ``n_iter`` EM iterations on a :class:`BowCorpus`; ``callback(model, info) -> stop``
+    after each,
+    ``info`` = ``{"iter", "time_s", "estep_s", "bound_per_word", "ridge", "em_stop"}`` (the
+    same dict is kept in ``history``; ``em_stop`` is None until the last iteration, then why EM
+    stopped: ``"tolerance"``, ``"iter_budget"``, ``"max_iter"`` (``n_iter`` reached),
+    ``"time_budget"`` or ``"callback"``). Empty documents take no part in the fit; their ``theta()``
     row is the prior's plug-in proportions softmax(mu0). After the fit: ``logbeta`` (K x W),
     ``prior`` (mu0, Sigma0), ``fits`` (per-document :class:`.vi.DocFit`), ``history``.
     """
@@ -90,9 +93,16 @@ class CTM:
         return opts
 
     def fit(
-        self, corpus, n_iter: int = 20, callback: Callable | None = None, *, time_budget=None
+        self,
+        corpus,
+        n_iter: int = 20,
+        callback: Callable | None = None,
+        *,
+        time_budget=None,
+        iter_budget=None,
     ) -> CTM:
-        """Variational EM on ``corpus`` (see the class docstring)."""
+        """Variational EM on ``corpus`` (see the class docstring); ``iter_budget`` is the
+        deterministic cap of ``vi.em_iterations`` (``em_stop = "iter_budget"``)."""
         if int(n_iter) != n_iter or n_iter < 1:
             raise ConfigError("n_iter", f"must be an integer >= 1, got {n_iter!r}")
         self.W = corpus.n_vocab
@@ -104,12 +114,13 @@ class CTM:
         steps = vi.em_iterations(
             docs, logbeta0, self.method, max_iter=int(n_iter), tol=self.tol,
             opts=self.estep_opts, pseudo=self.pseudo, ridge_rel=self.ridge_rel,
-            time_budget_s=time_budget,
+            time_budget_s=time_budget, iter_budget=iter_budget,
         )  # fmt: skip
         for model, fits, rec in steps:
             self.model_, self.fits, self.iteration = model, fits, rec["iter"]
             self.history.append(rec)
             if callback is not None and callback(self, rec):
+                rec["em_stop"] = rec["em_stop"] or "callback"
                 break
         return self
 

@@ -627,12 +627,21 @@ def em_iterations(
     pseudo: float = 1e-10,
     ridge_rel: float = 1e-6,
     time_budget_s: float | None = None,
+    iter_budget: int | None = None,
 ):
     """Variational EM for the CTM (Sec. 5.1) as a generator: after every iteration (E-step
     per document, :func:`m_step`) yields ``(model, fits, record)``; the consumer may
     stop by leaving the loop. Stops itself on relative change of the total (approximate)
-    bound < tol (ctm-c's 1e-3), after ``max_iter`` iterations or when ``time_budget_s``
-    is spent. Time spent by the consumer is not counted in ``record["time_s"]``."""
+    bound < tol (ctm-c's 1e-3), after ``iter_budget`` iterations (a deterministic budget),
+    when ``time_budget_s`` seconds are spent, or after ``max_iter`` iterations. The document
+    runs EM to convergence and gives no budget (Sec. 5.1); the budgets are ours.
+
+    ``record["em_stop"]`` is None while EM goes on; on the last record it says why EM
+    stopped: ``"tolerance"``, ``"iter_budget"``, ``"time_budget"`` or ``"max_iter"`` (in
+    that order when several hold at once). Time spent by the consumer is not counted in
+    ``record["time_s"]``."""
+    if iter_budget is not None and (int(iter_budget) != iter_budget or iter_budget < 1):
+        raise ConfigError("iter_budget", f"must be an integer >= 1 or None, got {iter_budget!r}")
     model = initial_model(method, logbeta0, ridge_rel)
     ntok = float(sum(c.sum() for _, c in docs))
     warm = None
@@ -648,27 +657,37 @@ def em_iterations(
         model = m_step(model, fits, ss, pseudo=pseudo, ridge_rel=ridge_rel)
         elapsed += time.perf_counter() - t0
         warm = [f.m for f in fits]
+        if old is not None and abs((bound - old) / old) < tol:
+            stop = "tolerance"
+        elif iter_budget is not None and it >= iter_budget:
+            stop = "iter_budget"
+        elif time_budget_s is not None and elapsed > time_budget_s:
+            stop = "time_budget"
+        elif it == max_iter:
+            stop = "max_iter"
+        else:
+            stop = None
         rec = {
             "iter": it,
             "time_s": elapsed,
             "estep_s": t_e,
             "bound_per_word": bound / ntok,
             "ridge": model.prior.ridge,
+            "em_stop": stop,
         }
         log.info(
-            "CTM %s K=%d iter %d bound/word %.5f (%.1fs)",
+            "CTM %s K=%d iter %d bound/word %.5f (%.1fs)%s",
             method,
             model.K,
             it,
             bound / ntok,
             elapsed,
+            f" stop: {stop}" if stop else "",
         )
         yield model, fits, rec
-        if old is not None and abs((bound - old) / old) < tol:
+        if stop is not None:
             return
         old = bound
-        if time_budget_s is not None and elapsed > time_budget_s:
-            return
 
 
 def variational_em(
@@ -683,18 +702,19 @@ def variational_em(
     ridge_rel: float = 1e-6,
     eval_fn=None,
     time_budget_s: float | None = None,
+    iter_budget: int | None = None,
 ):
     """Variational EM for the CTM (:func:`em_iterations` run to its end).
 
     ``eval_fn(model)`` (optional) is called after every iteration, outside the timed region;
     its value is recorded as ``heldout_per_word``. Returns (model, history list of dicts,
-    last fits). The class :class:`latentlab.models.ctm.CTM` wraps this in the one model
-    interface.
+    last fits); the last dict's ``em_stop`` says why EM stopped. The class
+    :class:`latentlab.models.ctm.CTM` wraps this in the one model interface.
     """
     model, fits, hist = initial_model(method, logbeta0, ridge_rel), None, []
     for model, fits, rec in em_iterations(  # noqa: B007 (the last ones are returned)
         docs, logbeta0, method, max_iter=max_iter, tol=tol, opts=opts, pseudo=pseudo,
-        ridge_rel=ridge_rel, time_budget_s=time_budget_s,
+        ridge_rel=ridge_rel, time_budget_s=time_budget_s, iter_budget=iter_budget,
     ):  # fmt: skip
         if eval_fn is not None:
             rec["heldout_per_word"] = eval_fn(model)

@@ -95,12 +95,17 @@ def _fit_one(job):
 
 
 def _fit_one_inner(job):
-    train, obs, held, V, K, seed, method, c = job
+    train, obs, held, V, K, seed, method, c, corpus = job
     warmup()
     m = make_ctm(c, K, seed, method, tol=c.em_tol)
     train_c, split = as_corpus(train, V), as_split(obs, held, V)
     t0 = time.perf_counter()
-    m.fit(train_c, c.em_max_iter, time_budget=c.em_time_budget_s)
+    m.fit(
+        train_c,
+        c.em_max_iter,
+        time_budget=c.em_time_budget_s,
+        iter_budget=c.iter_budget(corpus, K, method),
+    )
     t_fit = time.perf_counter() - t0
     hist = m.history
     b = [h["bound_per_word"] for h in hist]
@@ -116,11 +121,14 @@ def _fit_one_inner(job):
         "fit_time_s": t_fit,
         "estep_time_s": float(np.mean([h["estep_s"] for h in hist])),
         "max_ridge": float(max(h["ridge"] for h in hist)),
+        "em_stop": hist[-1]["em_stop"],
     }
 
 
 def ctm_sweep(ctx, spec, path=None) -> tuple[pd.DataFrame, dict]:
-    """Fig. 5 data for one corpus: every (seed, K, method), same initial topics per (K, seed)."""
+    """Fig. 5 data for one corpus: every (seed, K, method), same initial topics per (K, seed).
+    EM runs to ``ctm.em_tol`` or is cut by a budget (:class:`~.study.CtmSettings`); each row
+    says why it stopped (``em_stop``)."""
     c = ctx.settings.ctm
     train, obs, held, V, info = prepare_corpus(ctx, spec, path)
     jobs = []
@@ -128,7 +136,7 @@ def ctm_sweep(ctx, spec, path=None) -> tuple[pd.DataFrame, dict]:
         for K in c.K_grid:
             seed = ctx.seed(K, c.seed_stride * r)
             for method in c.methods:
-                jobs.append((train, obs, held, V, int(K), seed, method, c))
+                jobs.append((train, obs, held, V, int(K), seed, method, c, spec.name))
     workers = max(1, ctx.threads)
     log.info("%s: %d fits on %d workers (%s)", spec.name, len(jobs), workers, info)
     if workers > 1:

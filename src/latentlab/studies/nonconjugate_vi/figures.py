@@ -63,8 +63,9 @@ def fig5(ctx) -> FigureOutput:
     """Fig. 5a (per-word approximate bound on training data) or 5b (held-out) against K.
 
     A point is the mean over seeds; ``n_converged`` of its ``n_fits`` reached the EM
-    tolerance. Points with a fit cut by ``ctm.em_time_budget_s`` are drawn hollow: claims
-    C9/C10 leave those fits out (issue 22, case 5)."""
+    tolerance. Points with a fit cut by ``ctm.em_time_budget_s`` (or ``ctm.em_iter_budget``;
+    the sweep's ``em_stop`` says which) are drawn hollow: claims C9/C10 leave those fits out
+    (issue 22, case 5)."""
     from latentlab.plotting import figure
 
     sweeps = ctx.input_list("sweeps")

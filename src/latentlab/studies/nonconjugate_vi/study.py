@@ -50,7 +50,18 @@ class CorpusSpec:
 @dataclass(frozen=True)
 class CtmSettings:
     """CTM protocol (Sec. 5.1): 80/20 documents (seed offset ``split_seed``), halves of
-    the test documents (``halves_seed``), fits seeded ``base_seed + K + seed_stride·r``."""
+    the test documents (``halves_seed``), fits seeded ``base_seed + K + seed_stride·r``.
+
+    Variational EM (Sec. 5.1) runs until the relative change of the bound is below ``em_tol``
+    (the document gives no budget). The sweep (Fig. 5) may cut it: after ``em_max_iter``
+    iterations, after ``em_time_budget_s`` seconds (wall clock: which fits converge depends
+    on the machine), or after ``em_iter_budget[corpus][K][method]`` iterations (the same on
+    every machine; a mapping corpus -> K -> method -> iterations that must cover every
+    corpus, K of ``K_grid`` and method of the sweep, checked at start-up).
+    ``scripts/ncvi_em_iter_budget.py`` derives it from a run's sweep CSVs: floor(S / t) + 1
+    iterations, with t the measured seconds per EM iteration of that (corpus, K, method),
+    is what a time budget of S seconds gives on the machine that measured t. Each fit
+    records why EM stopped (``em_stop`` in the sweep CSV)."""
 
     corpora: list[CorpusSpec] = field(default_factory=list)
     test_frac: float = 0.2
@@ -63,6 +74,7 @@ class CtmSettings:
     em_max_iter: int = 10
     em_tol: float = 1e-3
     em_time_budget_s: float | None = None
+    em_iter_budget: dict[str, dict[str, dict[str, int]]] | None = None
     estep_tol: float = 1e-4
     estep_max_iter: int = 100
     bl_tol: float = 1e-6
@@ -74,6 +86,36 @@ class CtmSettings:
     split_seed: int = 1
     halves_seed: int = 2
     seed_stride: int = 1000
+
+    def __post_init__(self):
+        from latentlab.errors import ConfigError
+
+        if self.em_iter_budget is None:
+            return
+        # keys as strings, as the config parser gives them (YAML reads the K keys as ints)
+        budget = {str(c): {str(K): dict(by_m) for K, by_m in by_K.items()}
+                  for c, by_K in self.em_iter_budget.items()}  # fmt: skip
+        object.__setattr__(self, "em_iter_budget", budget)
+        for spec in self.corpora:
+            for K in self.K_grid:
+                for method in self.methods:
+                    key = f"nonconjugate_vi.ctm.em_iter_budget.{spec.name}.{K}.{method}"
+                    n = self.em_iter_budget.get(spec.name, {}).get(str(K), {}).get(method)
+                    if n is None:
+                        raise ConfigError(
+                            key,
+                            "missing: em_iter_budget gives the EM iterations of every "
+                            "(corpus, K, method) the sweep fits (corpus -> K -> method -> "
+                            "iterations), or is null (scripts/ncvi_em_iter_budget.py)",
+                        )
+                    if n < 1:
+                        raise ConfigError(key, f"must be an integer >= 1, got {n!r}")
+
+    def iter_budget(self, corpus: str, K: int, method: str) -> int | None:
+        """The EM iteration budget of one sweep fit (None: no iteration budget)."""
+        if self.em_iter_budget is None:
+            return None
+        return self.em_iter_budget[corpus][str(K)][method]
 
     def corpus(self, name: str) -> CorpusSpec:
         from latentlab.errors import ConfigError

@@ -1,0 +1,215 @@
+"""The sweep's deterministic EM budget (ctm.em_iter_budget, Sec. 5.1 / Fig. 5): checked at
+start-up, applied per (corpus, K, method), recorded per fit (em_stop); the rule of
+scripts/ncvi_em_iter_budget.py on a small fake sweep, and the block config/real.yaml shows."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import re
+from pathlib import Path
+
+import pandas as pd
+import pytest
+import yaml
+
+from latentlab.errors import ConfigError
+from latentlab.studies.nonconjugate_vi.em_budget import (
+    budget_iterations,
+    budget_mapping,
+    budget_table,
+    budget_yaml,
+)
+
+ROOT = Path(__file__).resolve().parents[3]
+_spec = importlib.util.spec_from_file_location(
+    "ncvi_em_iter_budget", ROOT / "scripts" / "ncvi_em_iter_budget.py"
+)
+script = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(script)
+
+CTM = {
+    "corpora": [
+        {"name": "a", "kind": "synthetic", "n_docs": 30, "n_vocab": 50, "K_true": 3, "mean_len": 25}
+    ],
+    "max_test_docs": 6,
+    "K_grid": [2, 3],
+    "seeds": 1,
+    "methods": ["laplace", "delta", "bl"],
+    "em_max_iter": 5,
+    "em_tol": 0.0,  # never stops at the tolerance: every stop is a budget's or em_max_iter's
+}
+BUDGET = {"a": {2: {"laplace": 1, "delta": 2, "bl": 3}, 3: {"laplace": 3, "delta": 1, "bl": 2}}}
+# the rest of a study section (the steps that read ctm also need their own keys)
+REST = {
+    "fig2": {"corpus": "a", "K": 3, "em_iters": 1, "n_check_docs": 5},
+    "fig6": {"corpus": "a", "K": 3, "em_max_iter": 2},
+    "bench": {"corpus": "a", "K": [3], "n_docs": 10, "em_iters": 1},
+    "blr": {},
+    "school": {},
+}
+
+
+def _study():
+    from latentlab.studies.shape import load_study
+
+    return load_study("nonconjugate_vi")
+
+
+def _sweep(tmp_path, ctm: dict) -> pd.DataFrame:
+    out = tmp_path / "sweep.csv"
+    params = {"run": "test", "base_seed": 3, "threads": 1, "ctm": ctm}
+    _study().execute("sweep", params, outputs={"csv": out}, wildcards={"corpus": "a"})
+    return pd.read_csv(out)
+
+
+# ------------------------------------------------------------------ start-up checks
+def test_the_default_is_off():
+    from latentlab.studies.nonconjugate_vi.study import CtmSettings
+
+    c = CtmSettings()
+    assert c.em_iter_budget is None and c.iter_budget("a", 2, "bl") is None
+    for name in ("config.yaml", "real.yaml", "paper.yaml"):  # the switch comes with a rerun
+        cfg = yaml.safe_load((ROOT / "config" / name).read_text())
+        assert "em_iter_budget" not in cfg.get("nonconjugate_vi", {}).get("ctm", {}), name
+
+
+def test_a_full_mapping_parses_with_yaml_int_keys():
+    _study().check_config({**REST, "ctm": {**CTM, "em_iter_budget": BUDGET}})
+    from latentlab.settings import parse_settings
+    from latentlab.studies.nonconjugate_vi.study import CtmSettings
+
+    c = parse_settings(CtmSettings, {**CTM, "em_iter_budget": BUDGET}, "nonconjugate_vi.ctm")
+    assert c.iter_budget("a", 3, "laplace") == 3 and c.iter_budget("a", 2, "bl") == 3
+
+
+@pytest.mark.parametrize(
+    "budget, key",
+    [
+        ({"a": {2: {"laplace": 1, "delta": 2, "bl": 3}, 3: {"laplace": 3, "delta": 1}}},
+         "nonconjugate_vi.ctm.em_iter_budget.a.3.bl"),
+        ({"a": {2: {"laplace": 1, "delta": 2, "bl": 3}}},
+         "nonconjugate_vi.ctm.em_iter_budget.a.3.laplace"),
+        ({"b": BUDGET["a"]}, "nonconjugate_vi.ctm.em_iter_budget.a.2.laplace"),
+        ({"a": {**BUDGET["a"], 2: {"laplace": 0, "delta": 2, "bl": 3}}},
+         "nonconjugate_vi.ctm.em_iter_budget.a.2.laplace"),
+    ],
+)  # fmt: skip
+def test_a_missing_or_bad_entry_is_named_at_start_up(budget, key):
+    with pytest.raises(ConfigError) as e:
+        _study().check_config({**REST, "ctm": {**CTM, "em_iter_budget": budget}})
+    assert e.value.key == key
+
+
+def test_a_non_integer_budget_is_refused():
+    bad = {"a": {**BUDGET["a"], 2: {"laplace": 1.5, "delta": 2, "bl": 3}}}
+    with pytest.raises(ConfigError, match=r"nonconjugate_vi\.ctm\.em_iter_budget"):
+        _study().check_config({**REST, "ctm": {**CTM, "em_iter_budget": bad}})
+
+
+# ------------------------------------------------------------------ the sweep
+def test_the_sweep_stops_each_fit_at_its_budget(tmp_path):
+    df = _sweep(tmp_path, {**CTM, "em_iter_budget": BUDGET})
+    assert len(df) == 6
+    for r in df.itertuples():
+        assert r.em_iters == BUDGET["a"][r.K][r.method], r
+    assert set(df.em_stop) == {"iter_budget"} and not df.em_converged.any()
+
+
+def test_without_a_budget_the_sweep_names_its_stop(tmp_path):
+    df = _sweep(tmp_path, {**CTM, "em_max_iter": 2})
+    assert (df.em_iters == 2).all() and set(df.em_stop) == {"max_iter"}
+    df = _sweep(tmp_path, {**CTM, "em_max_iter": 50, "em_tol": 0.5})  # a loose tolerance
+    assert set(df.em_stop) == {"tolerance"} and df.em_converged.all()
+
+
+# ------------------------------------------------------------------ the rule and the script
+def test_budget_is_floor_of_seconds_over_t_plus_one():
+    assert budget_iterations(40, 3.12) == 13  # 12 iterations take 37.4 s: the 13th crosses
+    assert budget_iterations(40, 10.0) == 5  # 40 s after 4 is not over the budget
+    assert budget_iterations(40, 41.0) == 1
+    with pytest.raises(ValueError):
+        budget_iterations(40, 0.0)
+
+
+def _fake_sweep() -> pd.DataFrame:
+    """Two corpora, K in {5, 10}, two seeds, two methods; fit times in seconds."""
+    rows = [
+        # corpus, K, seed, method, em_iters, em_converged, fit_time_s
+        ("x", 5, 1, "laplace", 10, False, 41.0),
+        ("x", 5, 2, "laplace", 8, True, 30.0),  # t = 71 / 18 = 3.944 -> 11
+        ("x", 5, 1, "bl", 4, False, 40.0),
+        ("x", 5, 2, "bl", 4, False, 40.0),  # t = 80 / 8 = 10.0 -> 5 (40 s is not over 40 s)
+        ("x", 10, 1, "laplace", 1, False, 45.0),
+        ("x", 10, 2, "laplace", 1, False, 43.0),  # t = 44 -> 1
+        ("x", 10, 1, "bl", 2, False, 50.0),
+        ("x", 10, 2, "bl", 3, False, 60.0),  # t = 22 -> 2
+        ("y", 5, 1, "laplace", 3, False, 42.0),
+        ("y", 5, 2, "laplace", 3, False, 42.0),  # t = 14 -> 3
+        ("y", 5, 1, "bl", 7, False, 42.0),
+        ("y", 5, 2, "bl", 7, False, 42.0),  # t = 6 -> 7
+        ("y", 10, 1, "laplace", 2, False, 50.0),
+        ("y", 10, 2, "laplace", 2, False, 46.0),  # t = 24 -> 2
+        ("y", 10, 1, "bl", 5, False, 41.0),
+        ("y", 10, 2, "bl", 5, False, 41.0),  # t = 8.2 -> 5
+    ]
+    cols = ["corpus", "K", "seed", "method", "em_iters", "em_converged", "fit_time_s"]
+    return pd.DataFrame(rows, columns=cols)
+
+
+EXPECTED = {
+    "x": {5: {"laplace": 11, "bl": 5}, 10: {"laplace": 1, "bl": 2}},
+    "y": {5: {"laplace": 3, "bl": 7}, 10: {"laplace": 2, "bl": 5}},
+}
+
+
+def test_the_rule_on_a_fake_sweep_gives_the_expected_table():
+    t = budget_table(_fake_sweep(), 40.0)
+    assert list(t.columns[:3]) == ["corpus", "K", "method"] and len(t) == 8
+    assert t.set_index(["corpus", "K", "method"]).loc[("x", 5, "laplace"), "s_per_iter"] == (
+        pytest.approx(71 / 18)
+    )
+    assert t.loc[(t.corpus == "x") & (t.K == 5) & (t.method == "laplace")].iloc[0].to_dict() == {
+        "corpus": "x", "K": 5, "method": "laplace", "n_fits": 2, "em_iters": "10/8",
+        "n_converged": 1, "s_per_iter": pytest.approx(71 / 18), "em_iter_budget": 11,
+    }  # fmt: skip
+    assert budget_mapping(t) == EXPECTED
+    assert yaml.safe_load(budget_yaml(budget_mapping(t), indent=0)) == {"em_iter_budget": EXPECTED}
+
+
+def test_the_script_reads_the_sweeps_and_their_time_budget(tmp_path, capsys):
+    paths = []
+    for corpus, g in _fake_sweep().groupby("corpus"):
+        p = tmp_path / f"ctm_sweep_{corpus}.csv"
+        g.to_csv(p, index=False)
+        meta = {"settings": {"ctm": {"em_time_budget_s": 40.0}}}
+        p.with_suffix(".meta.json").write_text(json.dumps(meta))
+        paths.append(p)
+    argv = ["--sweeps", *map(str, paths), "--bench-targets", str(tmp_path / "none.csv")]
+    assert script.main([*argv, "--yaml-only"]) == 0
+    out = capsys.readouterr().out
+    assert yaml.safe_load(out) == {"em_iter_budget": EXPECTED}
+    # another S: the same times give other budgets
+    assert script.main([*argv, "--yaml-only", "--seconds", "20"]) == 0
+    assert yaml.safe_load(capsys.readouterr().out)["em_iter_budget"]["x"][5]["bl"] == 3
+    assert script.main(argv) == 0
+    assert "floor(40 / t) + 1" in capsys.readouterr().out
+
+
+def test_the_block_in_real_yaml_is_the_scripts_output_on_the_published_sweeps(capsys):
+    """The numbers config/real.yaml shows (commented out) are printed by the script from
+    published/real, not typed; uncommented, they pass the start-up check of the real run."""
+    assert script.main(["--yaml-only"]) == 0
+    printed = yaml.safe_load(capsys.readouterr().out)
+    text = (ROOT / "config" / "real.yaml").read_text()
+    lines = re.search(r"\n( +)# em_iter_budget:\n((?:\1#   .*\n)+)", text)
+    assert lines, "config/real.yaml lacks the commented em_iter_budget block"
+    pad = lines.group(1)
+    block = "em_iter_budget:\n" + "".join(
+        ln[len(pad) + 2 :] + "\n" for ln in lines.group(2).splitlines()
+    )
+    shown = yaml.safe_load(block)
+    assert shown == printed
+    real = yaml.safe_load(text)["nonconjugate_vi"]
+    ctm = {**real["ctm"], "em_time_budget_s": None, **shown}
+    _study().check_config({**real, "ctm": ctm})
