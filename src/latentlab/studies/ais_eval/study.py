@@ -122,10 +122,17 @@ class NTemps:
 
 @dataclass(frozen=True)
 class Exact:
-    """Exact-DP checks of the estimators (C5.1, C5.11-C5.13)."""
+    """Exact-DP checks of the estimators (C5.1, C5.11-C5.13) on tiny synthetic documents:
+    ``n_temps`` temperatures and ``S`` samples for C5.1 and C5.13 (ours); ``long_temps``
+    temperatures for the additivity check (C5.12) and for the S=1 against ``S_many``
+    samples comparison (C5.11): the document's 10,000 temperatures and S = 100 ("S = 1
+    gave essentially exactly the same answer as S = 100 importance samples for ratio-AIS
+    with 10,000 temperatures", Sec. 5.3)."""
 
     n_temps: int = 5000
     S: int = 20
+    long_temps: int = 10000
+    S_many: int = 100
 
 
 @dataclass(frozen=True)
