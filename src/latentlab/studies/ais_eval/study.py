@@ -18,7 +18,14 @@ from typing import Literal
 
 from latentlab.studies.shape import Study
 
-STUDY = Study("ais_eval", document="Foulds 2014 (seed 004), ch. 5", title="Foulds 2014 ch. 5: AIS")
+# the modules that register this study's steps (shape.load_study imports them all, a job
+# only its step's): listed, never imported for their side effect
+STUDY = Study(
+    "ais_eval",
+    document="Foulds 2014 (seed 004), ch. 5",
+    title="Foulds 2014 ch. 5: AIS",
+    modules=("runs", "figures", "tables", "claims", "bench"),
+)
 
 # Figures drawn from one corpus role: figure id -> role (and, for Figs 5.7-5.10, the panel)
 SCATTER_ROLES = {"fig5_4": "acl", "fig5_5": "nips"}
