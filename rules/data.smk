@@ -21,7 +21,10 @@ for _name in _registry.external_names():
         name:
             f"fetch_{_name}"
         output:
-            f"{RESOURCES}/.fetched/{_name}.json",
+            stamp=f"{RESOURCES}/.fetched/{_name}.json",
+            # every file the fetch writes (a tree's manifest), so a job that reads one
+            # declares it as an input
+            files=[f"{RESOURCES}/{f.path}" for f in _registry.get(_name).files],
         log:
             f"{LOGS}/data/fetch_{_name}.log",
         benchmark:
@@ -32,7 +35,7 @@ for _name in _registry.external_names():
             runtime=120,
         params:
             name=_name,
-            resources=lambda w, output: os.path.dirname(os.path.dirname(output[0])),
+            resources=lambda w, output: os.path.dirname(os.path.dirname(output.stamp)),
             mirror=f"--mirror {MIRROR}" if MIRROR else "",
         shell:
             "python -m latentlab data fetch {params.name} --resources {params.resources} "

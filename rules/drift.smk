@@ -160,7 +160,7 @@ rule drift_text_fit:
 rule drift_enron_text_fit:
     input:
         graph=data_path("enron_email"),
-        fetched=f"{RESOURCES}/.fetched/enron_email.json",
+        messages=f"{RESOURCES}/enron-email/messages.tsv",
     output:
         fit=f"{DR_OUT}/enron_text_fit.npz",
         topics=DR_ENRON_TEXT_OUT["enron_topics"],

@@ -120,11 +120,11 @@ def test_step_modules_name_the_module_that_registers_each_step():
     assert len(names) >= 7
     for name in names:
         study = load_study(name)
-        idx = step_modules(name)
+        idx = step_modules(name, study.modules)
         assert set(idx) <= set(study.steps), (name, sorted(set(idx) - set(study.steps)))
         for step in sorted(set(study.steps) - set(idx)):  # computed names: the fallback
             # imports the study's parts in _part_order, the registering one first
-            first = _part_order(step)[0]
+            first = _part_order(step, study.modules)[0]
             assert study.steps[step].fn.__module__.endswith(f".{first}"), (name, step)
         for step, st in study.steps.items():
             if step == "claims":

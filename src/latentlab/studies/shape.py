@@ -11,6 +11,11 @@ A study package ``latentlab.studies.<name>`` holds:
 ``bench.py``   the study's benchmark (``@STUDY.run("bench")``)
 ``cli.py``     ``register = STUDY.register`` (generated from the registries)
 
+A study lists the modules that register its steps, ``Study(..., modules=("runs", ...))``
+(other modules may hold steps too: ``drift.text``, ``iwtm.sun``); :func:`load_study`
+imports them all, a job only the one that registers its step. No module is imported for
+its side effect, and no study imports another's modules (``tests/studies/test_conformance.py``).
+
 Every step is called as ``python -m latentlab <study> <step> --params JSON
 --input NAME=PATH ... --output NAME=PATH ...``: the rule gives every path, and
 ``--params`` holds ``run``, ``base_seed``, ``threads`` and only the config keys the
@@ -184,10 +189,12 @@ class Study:
     """Registry of a study's steps; builds the CLI and tells the rules which keys each
     step reads."""
 
-    def __init__(self, name: str, document: str, title: str = ""):
+    def __init__(self, name: str, document: str, title: str = "", modules: tuple[str, ...] = ()):
         self.name = name
         self.document = document
         self.title = title
+        # the modules of latentlab.studies.<name> that register steps, in import order
+        self.modules = tuple(modules)
         self.steps: dict[str, Step] = {}
         self.redraws: dict[str, Callable] = {}
         self.claim_specs: list = []
@@ -371,10 +378,10 @@ class Study:
     # ------------------------------------------------------------------ CLI
     def register(self, subparsers, step: str | None = None) -> None:
         """Add the study's CLI (``cli.py``: ``register = STUDY.register``); the study's
-        runs/figures/tables/claims/bench modules are imported first so that every step is
-        registered. With ``step`` (the command line names it), only the modules up to the
-        one that registers it are imported: a run step does not pay for matplotlib."""
-        _import_parts(self.name, until=step, registered=self.steps)
+        ``modules`` are imported first so that every step is registered. With ``step`` (the
+        command line names it), only the module that registers it is imported: a run step
+        does not pay for matplotlib."""
+        _import_parts(self, until=step)
         p = subparsers.add_parser(self.name, help=f"{self.title or self.name} ({self.document})")
         sub = p.add_subparsers(dest="step", metavar="STEP", required=True)
         for name, st in sorted(self.steps.items()):
@@ -433,18 +440,15 @@ def _write_table(ctx: StepContext, res: TableOutput) -> None:
     )
 
 
-PARTS = ("runs", "figures", "tables", "claims", "bench")
-
-
-def _part_order(step: str) -> list[str]:
-    """``PARTS`` with the module most likely to register ``step`` first (only the import
+def _part_order(step: str, modules: tuple[str, ...]) -> list[str]:
+    """``modules`` with the one most likely to register ``step`` first (only the import
     order: the loop in :func:`_import_parts` goes on until the step is registered)."""
     first = {"bench": "bench", "claims": "claims"}.get(step)
     if first is None and step.startswith("fig"):
         first = "figures"
     elif first is None:
         first = "tables" if step.startswith("table") else "runs"
-    return [first, *(p for p in PARTS if p != first)]
+    return [m for m in modules if m == first] + [m for m in modules if m != first]
 
 
 # A registration in a study's source: ``@STUDY.run("a", "b", settings=...)`` (group 1 the
@@ -456,13 +460,14 @@ _NAME = re.compile(r"""["']([A-Za-z_][A-Za-z0-9_]*)["']""")
 _DEF = re.compile(r"^def ([A-Za-z_][A-Za-z0-9_]*)", re.M)
 
 
-def step_modules(name: str) -> dict[str, set[str]]:
-    """Which modules of ``latentlab.studies.<name>`` register each step, read from their
-    source (decorators with literal names; ``claims`` = every module that declares the
-    claims or a claim function), so that a job imports only the module of its own step
-    (issue 23: every other module's imports cost each of the smoke run's jobs CPU seconds).
-    A step registered under a computed name (``@STUDY.figure(*IDS)``) is not listed:
-    :func:`_import_parts` then goes through the study's parts in order."""
+def step_modules(name: str, modules: tuple[str, ...] | None = None) -> dict[str, set[str]]:
+    """Which modules of ``latentlab.studies.<name>`` (of ``modules`` only, when given)
+    register each step, read from their source (decorators with literal names; ``claims`` =
+    every module that declares the claims or a claim function), so that a job imports only
+    the module of its own step (issue 23: every other module's imports cost each of the
+    smoke run's jobs CPU seconds). A step registered under a computed name
+    (``@STUDY.figure(*IDS)``) is not listed: :func:`_import_parts` then goes through the
+    study's modules in order."""
     from importlib.util import find_spec
 
     try:
@@ -474,6 +479,8 @@ def step_modules(name: str) -> dict[str, set[str]]:
     out: dict[str, set[str]] = {}
     for folder in spec.submodule_search_locations:
         for f in sorted(Path(folder).glob("*.py")):
+            if modules is not None and f.stem not in modules:
+                continue
             text = f.read_text(encoding="utf-8")
             mod = f"latentlab.studies.{name}.{f.stem}"
             for m in _REGISTRATION.finditer(text):
@@ -490,30 +497,26 @@ def step_modules(name: str) -> dict[str, set[str]]:
     return out
 
 
-def _import_parts(name: str, until: str | None = None, registered: dict | None = None) -> None:
-    """Import the step modules of ``latentlab.studies.<name>`` that exist (a study
-    defined outside that package, as in the tests, has none). With ``until``, import the
+def _import_parts(study: Study, until: str | None = None) -> None:
+    """Import the study's ``modules`` (``latentlab.studies.<name>.<module>``; a study
+    defined outside that package, as in the tests, lists none). With ``until``, import the
     modules :func:`step_modules` names for that step; if that does not register it (a
-    computed name), go through the parts until ``registered`` (the study's steps) holds it."""
-    lazy = until is not None and registered is not None
-    if lazy:
-        for mod in sorted(step_modules(name).get(until, ())):
-            importlib.import_module(mod)
-        if until in registered:
+    computed name), go through the modules until the study's steps hold it."""
+    pkg = f"latentlab.studies.{study.name}"
+    if until is None:
+        for m in study.modules:
+            importlib.import_module(f"{pkg}.{m}")
+        return
+    for mod in sorted(step_modules(study.name, study.modules).get(until, ())):
+        importlib.import_module(mod)
+    for m in _part_order(until, study.modules):
+        if until in study.steps:
             return
-    for part in _part_order(until) if lazy else PARTS:
-        if lazy and until in registered:
-            return
-        mod = f"latentlab.studies.{name}.{part}"
-        try:
-            importlib.import_module(mod)
-        except ModuleNotFoundError as e:
-            if e.name not in (mod, f"latentlab.studies.{name}"):
-                raise
+        importlib.import_module(f"{pkg}.{m}")
 
 
 def load_study(name: str) -> Study:
     """The :class:`Study` of ``latentlab.studies.<name>`` with all its steps registered."""
     study = importlib.import_module(f"latentlab.studies.{name}.study").STUDY
-    _import_parts(name)
+    _import_parts(study)
     return study

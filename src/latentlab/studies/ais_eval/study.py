@@ -18,7 +18,14 @@ from typing import Literal
 
 from latentlab.studies.shape import Study
 
-STUDY = Study("ais_eval", document="Foulds 2014 (seed 004), ch. 5", title="Foulds 2014 ch. 5: AIS")
+# the modules that register this study's steps (shape.load_study imports them all, a job
+# only its step's): listed, never imported for their side effect
+STUDY = Study(
+    "ais_eval",
+    document="Foulds 2014 (seed 004), ch. 5",
+    title="Foulds 2014 ch. 5: AIS",
+    modules=("runs", "figures", "tables", "claims", "bench"),
+)
 
 # Figures drawn from one corpus role: figure id -> role (and, for Figs 5.7-5.10, the panel)
 SCATTER_ROLES = {"fig5_4": "acl", "fig5_5": "nips"}
@@ -122,10 +129,17 @@ class NTemps:
 
 @dataclass(frozen=True)
 class Exact:
-    """Exact-DP checks of the estimators (C5.1, C5.11-C5.13)."""
+    """Exact-DP checks of the estimators (C5.1, C5.11-C5.13) on tiny synthetic documents:
+    ``n_temps`` temperatures and ``S`` samples for C5.1 and C5.13 (ours); ``long_temps``
+    temperatures for the additivity check (C5.12) and for the S=1 against ``S_many``
+    samples comparison (C5.11): the document's 10,000 temperatures and S = 100 ("S = 1
+    gave essentially exactly the same answer as S = 100 importance samples for ratio-AIS
+    with 10,000 temperatures", Sec. 5.3)."""
 
     n_temps: int = 5000
     S: int = 20
+    long_temps: int = 10000
+    S_many: int = 100
 
 
 @dataclass(frozen=True)

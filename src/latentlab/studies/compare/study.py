@@ -31,7 +31,14 @@ from typing import Any
 
 from latentlab.studies.shape import Study
 
-STUDY = Study("compare", document="seeds 001, 002, 004", title="Every method on one corpus")
+# the modules that register this study's steps (shape.load_study imports them all, a job
+# only its step's): listed, never imported for their side effect
+STUDY = Study(
+    "compare",
+    document="seeds 001, 002, 004",
+    title="Every method on one corpus",
+    modules=("runs", "figures", "tables"),
+)
 
 METHODS = ("scvb0", "svb", "cvb0", "cgs", "hdp", "ctm")
 LABELS = {

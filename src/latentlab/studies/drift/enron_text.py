@@ -170,10 +170,9 @@ def enron_text_fit(ctx):
     if e.K < 1:
         raise ConfigError("drift.enron_text.K", "must be >= 1")
     g = TemporalGraph.load(ctx.input("graph"))
-    stamp = ctx.input("fetched")
-    messages = Path(stamp).parent.parent / "enron-email" / "messages.tsv"
+    messages = Path(ctx.input("messages"))
     if not messages.exists():
-        raise DataError(messages, "not found next to the fetch stamp " + str(stamp))
+        raise DataError(messages, "not found (fetched by rule fetch_enron_email)")
     _, _, top, names, _ = monthly_networks(
         g, nw.n_actors, nw.first_month, nw.last_month, nw.outside_window, "keep"
     )

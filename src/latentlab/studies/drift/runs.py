@@ -279,7 +279,3 @@ def monthly_fit(ctx):
             }
         )
     )
-
-
-# LFRM_LDA steps: text_data, text_fit; enron_text_fit (subject lines)
-from . import enron_text, text  # noqa: E402,F401

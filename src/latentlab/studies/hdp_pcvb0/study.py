@@ -17,10 +17,13 @@ from latentlab.errors import ConfigError
 from latentlab.models.hdp import CONFIGS, HDPOptions
 from latentlab.studies.shape import Study
 
+# the modules that register this study's steps (shape.load_study imports them all, a job
+# only its step's): listed, never imported for their side effect
 STUDY = Study(
     "hdp_pcvb0",
     document="Sato, Kurihara & Nakagawa, KDD 2012 (seed 001)",
     title="Sato, Kurihara & Nakagawa 2012: PCVB0 for HDP-LDA",
+    modules=("runs", "figures", "claims", "bench"),
 )
 
 _OPTION_KEYS = {f.name for f in dataclasses.fields(HDPOptions)}

@@ -477,12 +477,3 @@ def _onehot(B, used):
     """Fraction of the atoms mapped to a used cluster whose b~ row has max > 0.99 (E30)."""
     rows = B[B[:, used].sum(1) > 0]
     return float((rows.max(1) > 0.99).mean()) if len(rows) else float("nan")
-
-
-# Fig 5.4's and chs. 6-7's steps live in their own modules; importing them here registers
-# them (the shape imports the fixed part names only).
-from . import active as _active  # noqa: E402, F401
-from . import incremental as _incremental  # noqa: E402, F401
-from . import pareback as _pareback  # noqa: E402, F401
-from . import semi as _semi  # noqa: E402, F401
-from . import sun as _sun  # noqa: E402, F401

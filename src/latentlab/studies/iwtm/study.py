@@ -13,10 +13,24 @@ from typing import Literal
 
 from latentlab.studies.shape import Study
 
+# the modules that register this study's steps (shape.load_study imports them all, a job
+# only its step's): listed, never imported for their side effect
 STUDY = Study(
     "iwtm",
     document="003_c656f54f5ebd320a",
     title="Infinite-word topic models on scene images (Waters 2014, chs. 3-7)",
+    modules=(
+        "runs",
+        "incremental",
+        "active",
+        "pareback",
+        "semi",
+        "sun",
+        "figures",
+        "tables",
+        "claims",
+        "bench",
+    ),
 )
 
 

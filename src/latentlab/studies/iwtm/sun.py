@@ -297,7 +297,7 @@ def _subset(z, docs):
 @STUDY.run("sun", settings=SunSettings)
 def sun(ctx):
     """Visual words (K-means K) vs IWTM MAP topics, both through the 3-level SPM HIK SVM."""
-    from .incremental import cavi_settings  # (incremental imports runs, which imports us)
+    from .incremental import cavi_settings  # (incremental imports runs: not for sun_data)
 
     s, c, svm = ctx.settings.sun, ctx.settings.cavi, ctx.settings.svm
     if not 0 < s.rho <= 1:

@@ -17,10 +17,13 @@ from typing import Literal
 
 from latentlab.studies.shape import Study
 
+# the modules that register this study's steps (shape.load_study imports them all, a job
+# only its step's): listed, never imported for their side effect
 STUDY = Study(
     "nonconjugate_vi",
     document="Wang & Blei (JMLR 2013), Variational inference in nonconjugate models (seed 002)",
     title="Wang & Blei 2013: Laplace / delta-method VI",
+    modules=("runs", "figures", "tables", "claims"),
 )
 
 CTM_METHODS = ("laplace", "delta", "bl")

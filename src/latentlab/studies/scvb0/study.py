@@ -17,7 +17,14 @@ from typing import Literal
 
 from latentlab.studies.shape import Study
 
-STUDY = Study("scvb0", document="004_1d0e5f2e58b54e45", title="Foulds 2014 ch. 4: SCVB0 vs SVB")
+# the modules that register this study's steps (shape.load_study imports them all, a job
+# only its step's): listed, never imported for their side effect
+STUDY = Study(
+    "scvb0",
+    document="004_1d0e5f2e58b54e45",
+    title="Foulds 2014 ch. 4: SCVB0 vs SVB",
+    modules=("runs", "figures", "tables", "claims", "bench"),
+)
 
 # seed = base_seed + offset (+ run r)
 SEED_SPLIT = 1  # held-out documents

@@ -18,7 +18,14 @@ from typing import Literal
 
 from latentlab.studies.shape import Study
 
-STUDY = Study("tir", document="004_1d0e5f2e58b54e45", title="Topical influence regression")
+# the modules that register this study's steps (shape.load_study imports them all, a job
+# only its step's): listed, never imported for their side effect
+STUDY = Study(
+    "tir",
+    document="004_1d0e5f2e58b54e45",
+    title="Topical influence regression",
+    modules=("runs", "figures", "tables", "claims", "bench"),
+)
 
 
 @dataclass(frozen=True)
