@@ -110,7 +110,8 @@ def fig5(ctx) -> FigureOutput:
         "sources": [str(p) for p in sweeps],
         "note": "BL bound is a true bound (K-1 dims); "
         "Laplace/delta values are the Eq. 21 approximation; "
-        "hollow points (n_converged < n_fits) include fits cut by ctm.em_time_budget_s, "
+        "hollow points (n_converged < n_fits) include fits cut by the EM budget "
+        "(ctm.em_iter_budget or ctm.em_time_budget_s), "
         "left out of claims C9/C10",
     }
     return FigureOutput(fig, sub, meta)
