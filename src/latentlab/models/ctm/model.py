@@ -36,13 +36,13 @@ class CTM:
 
     ``fit(corpus, n_iter=20, callback=None, *, time_budget=None, iter_budget=None)`` runs at
     most ``n_iter`` EM iterations on a :class:`BowCorpus`; ``callback(model, info) -> stop``
-    after each,
-    ``info`` = ``{"iter", "time_s", "estep_s", "bound_per_word", "ridge", "em_stop"}`` (the
-    same dict is kept in ``history``; ``em_stop`` is None until the last iteration, then why EM
-    stopped: ``"tolerance"``, ``"iter_budget"``, ``"max_iter"`` (``n_iter`` reached),
-    ``"time_budget"`` or ``"callback"``). Empty documents take no part in the fit; their ``theta()``
-    row is the prior's plug-in proportions softmax(mu0). After the fit: ``logbeta`` (K x W),
-    ``prior`` (mu0, Sigma0), ``fits`` (per-document :class:`.vi.DocFit`), ``history``.
+    after each, ``info`` = ``{"iter", "time_s", "estep_s", "bound_per_word", "ridge",
+    "em_stop"}`` (the same dict is kept in ``history``; ``em_stop`` is None until the last
+    iteration, then why EM stopped: ``"tolerance"``, ``"iter_budget"``, ``"max_iter"``
+    (``n_iter`` reached), ``"time_budget"`` or ``"callback"``). Empty documents take no part
+    in the fit; their ``theta()`` row is the prior's plug-in proportions softmax(mu0). After
+    the fit: ``logbeta`` (K x W), ``prior`` (mu0, Sigma0), ``fits`` (per-document
+    :class:`.vi.DocFit`), ``history``.
     """
 
     def __init__(
