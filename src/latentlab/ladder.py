@@ -197,7 +197,7 @@ def _matches(df: pd.DataFrame, sel: Mapping) -> pd.DataFrame:
 
 
 COLUMNS_AFTER = ["claim_id", "where", "dataset", "ours", "document", "measure", "our_value",
-                 "paper_value", "tolerance", "verdict", "cause", "note"]  # fmt: skip
+                 "paper_value", "tolerance", "verdict", "note"]  # fmt: skip
 
 
 def step_params(
@@ -232,9 +232,10 @@ def step_params(
 def collect(params: Mapping, ledgers: Mapping[str, str | Path]) -> pd.DataFrame:
     """ladder.csv: for every rung (in order) and every ledger row the ``claims`` selectors
     pick (``id``, optional ``where`` and ``dataset`` patterns), the rung's name, the value of
-    every setting some rung changes, and the row (ours, the document's value, verdict,
-    cause). ``ledgers`` maps each rung built to its claims.csv; a rung not built (it does
-    not fit here) gets one ``not_run_here`` row per selector, with its reason. A selector that picks
+    every setting some rung changes, and the row (ours, the document's value, verdict; no
+    cause: a rung's ledger has none, causes explain the published real run's misses).
+    ``ledgers`` maps each rung built to its claims.csv; a rung not built (it does not fit
+    here) gets one ``not_run_here`` row per selector, with its reason. A selector that picks
     no row of a ledger stops (the ladder's config and the study disagree)."""
     from latentlab.claims.ledger import read_claims
 
@@ -248,7 +249,7 @@ def collect(params: Mapping, ledgers: Mapping[str, str | Path]) -> pd.DataFrame:
                              "dataset": sel.get("dataset", ""), "ours": math.nan,
                              "document": math.nan, "measure": sel["measure"], "our_value": "",
                              "paper_value": "", "tolerance": "", "verdict": NOT_RUN_HERE,
-                             "cause": "", "note": f"not run here: {r['reason']}"})  # fmt: skip
+                             "note": f"not run here: {r['reason']}"})  # fmt: skip
             continue
         if r["rung"] not in ledgers:
             raise DataError(r["run"], f"rung {r['rung']} was built but has no ledger")
@@ -273,8 +274,7 @@ def collect(params: Mapping, ledgers: Mapping[str, str | Path]) -> pd.DataFrame:
                              "dataset": row.dataset, "ours": ours, "document": doc,
                              "measure": measure, "our_value": row.our_value,
                              "paper_value": row.paper_value, "tolerance": row.tolerance,
-                             "verdict": row.verdict, "cause": row.cause,
-                             "note": row.note})  # fmt: skip
+                             "verdict": row.verdict, "note": row.note})  # fmt: skip
     return pd.DataFrame(rows, columns=["rung", "rung_index", *cols, *COLUMNS_AFTER])
 
 
