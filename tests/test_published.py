@@ -149,13 +149,27 @@ def test_readme_block_counts_verdicts_per_study_and_replaces_between_markers(run
     lines = block.splitlines()
     assert lines[0] == publish.README_START and lines[-1] == publish.README_END
     # the identity row is an exact check, counted apart from the synthetic claim
-    assert "| toy | 1 | 0 | 0 | 0 | 1/1 |" in lines
+    assert "| toy | 1 | 0 | 0 | 0 | - | 1/1 |" in lines
     assert len(lines) == 2 + 2 + 1  # markers, header, one row per study
     text = f"intro\n{publish.README_START}\nold\n{publish.README_END}\nrest\n"
     new = publish.replace_block(text, block)
     assert new.startswith("intro\n") and new.endswith("\nrest\n") and "old" not in new
     with pytest.raises(DataError, match="markers"):
         publish.replace_block("no markers", block)
+
+
+def test_readme_block_counts_misses_by_cause(run):
+    rows = [
+        _ledger_row(),
+        _ledger_row(claim_id="C3", verdict="not_reproduced", cause="genuine", evidence="e"),
+        _ledger_row(claim_id="C4", verdict="not_reproduced", cause="open"),
+        _ledger_row(claim_id="C5", verdict="not_reproduced", cause=""),  # before the column
+        _ledger_row(claim_id="C6", verdict="not_reproduced", cause="reduction", evidence="e"),
+        _ledger_row(claim_id="C7", verdict="not_reproduced", data_kind="identity"),  # exact
+    ]
+    pd.DataFrame(rows).to_csv(run / "toy" / "claims.csv", index=False)
+    lines = publish.readme_summary(run).splitlines()
+    assert "| toy | 1 | 4 | 0 | 0 | 1 reduction, 1 genuine, 2 open | 0/1 |" in lines
 
 
 def test_missing_times_is_a_clear_error(run):

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from latentlab.claims.ledger import VERDICTS, read_claims
+from latentlab.claims.ledger import CAUSES, VERDICTS, read_claims
 from latentlab.claims.report import _md_table, misses_by_cause, overview
 from latentlab.errors import DataError
 from latentlab.provenance import COMMIT_ENV, CONFIG_ENV, machine
@@ -189,18 +189,28 @@ def run_readme(run_dir: str | Path, docs: str = "../../docs") -> str:
 
 
 def verdict_summary(run_dir: str | Path) -> pd.DataFrame:
-    """Per study, the verdicts of its empirical claims (every data kind but ``identity``)
-    and its exact checks as passed / all."""
+    """Per study, the verdicts of its empirical claims (every data kind but ``identity``),
+    their misses by cause (issue 24) and its exact checks as passed / all."""
     led = ledgers(run_dir)
     rows = []
     for s, g in led.groupby("study", sort=True):
         emp, exact = g[g.data_kind != "identity"], g[g.data_kind == "identity"]
         counts = emp["verdict"].value_counts()
         row = {"study": s, **{v: int(counts.get(v, 0)) for v in VERDICTS}}
+        row["misses by cause"] = _cause_counts(emp)
         n_ok = int((exact["verdict"] == "reproduced").sum())
         row["exact checks"] = f"{n_ok}/{len(exact)}" if len(exact) else "-"
         rows.append(row)
     return pd.DataFrame(rows)
+
+
+def _cause_counts(df: pd.DataFrame) -> str:
+    """'2 reduction, 17 genuine, 12 open': the not_reproduced rows per cause, in the order
+    of ``CAUSES`` (a row without a cause counts as open); '-' without misses."""
+    miss = df.loc[df["verdict"] == "not_reproduced", "cause"].fillna("").replace("", "open")
+    counts = miss.value_counts()
+    parts = [f"{int(counts[c])} {c}" for c in CAUSES if counts.get(c, 0)]
+    return ", ".join(parts) if parts else "-"
 
 
 def readme_summary(run_dir: str | Path) -> str:
