@@ -31,9 +31,10 @@ STUDY_FIGURES["iwtm"] = [f"{IWTM}/{f}.png" for f in IWTM_FIGS]
 
 
 def iwtm_data_inputs(w):
+    """A 15-Scene subset reads the images its manifest lists (fetch_scene15's output)."""
     if w.dataset == "syn_iwtm":
         return {}
-    return {"fetched": f"{RESOURCES}/.fetched/scene15.json"}
+    return {"manifest": f"{RESOURCES}/{_registry.get('scene15').files[0].path}"}
 
 
 rule iwtm:
@@ -366,7 +367,7 @@ rule iwtm_sun397_fetch:
 def iwtm_sun_fetched(w):
     if w.sunset == "sun397":
         return {"fetched": f"{RESOURCES}/sun397/fetched.json"}
-    return {"fetched": f"{RESOURCES}/.fetched/scene15.json"}
+    return {"manifest": f"{RESOURCES}/{_registry.get('scene15').files[0].path}"}
 
 
 rule iwtm_sun_data:

@@ -128,3 +128,32 @@ def test_sun397_fetch_checks_counts_and_md5(tmp_path):
         _step("sun397_fetch", outputs={"record": rec}, section={"sun397": {**cfg, "md5": "0" * 32}})
     assert not rec.exists()
     assert json.dumps(cfg)  # the settings are plain values (URLs are config values)
+
+
+def test_sun_data_reads_the_images_of_the_declared_manifest(tmp_path):
+    """scene15: the step reads the images the fetched manifest lists, relative to the
+    manifest's folder (the rule's declared input), not a path built from a fetch stamp."""
+    from PIL import Image
+
+    from latentlab.data._io import sha256_file
+
+    root = tmp_path / "resources" / "scene15"
+    rng = np.random.default_rng(0)
+    lines = []
+    for c in ("Coast", "Forest"):
+        for i in range(3):
+            rel = f"all/{c}/image_{i:04d}.jpg"
+            (root / rel).parent.mkdir(parents=True, exist_ok=True)
+            Image.fromarray(rng.integers(0, 255, (48, 40), dtype=np.uint8)).save(root / rel)
+            lines.append(f"{sha256_file(root / rel)}  {rel}")
+    (root / "MANIFEST.sha256").write_text("\n".join(lines) + "\n")
+    out = tmp_path / "out"
+    out.mkdir()
+    sec = {"sun_data": {"train_per_class": 1, "test_per_class": 2, "n_show": 1, "thumb": 8}}
+    _step("sun_data", {"manifest": root / "MANIFEST.sha256"},
+          {"npz": out / "scene15.npz", "meta": out / "scene15.json"}, section=sec,
+          sunset="scene15")  # fmt: skip
+    meta = json.loads((out / "scene15.json").read_text())
+    assert meta["class_names"] == ["Coast", "Forest"] and meta["n_images"] == 6
+    z = np.load(out / "scene15.npz")
+    assert list(z["split"]) == [0, 1, 1, 0, 1, 1]

@@ -109,10 +109,8 @@ def data(ctx):
         fs, truth = syn_iwtm(cfg, ctx.seed(off))
         kind = "synthetic"
     elif name in SUBSETS:
-        fetched = json.loads(ctx.input("fetched").read_text())
-        # the fetch record lists the manifest (files[0].path, relative to resources/)
-        rel = fetched["files"][0]["path"] if "files" in fetched else fetched["path"]
-        folder = ctx.input("fetched").parent.parent / Path(rel).parent
+        # the images are the ones the fetched manifest lists, relative to its folder
+        folder = Path(ctx.input("manifest")).parent
         fs = scene_features(folder, name, s.scene, ctx.threads, ctx.seed(3))
         truth = {}
         kind = "real"

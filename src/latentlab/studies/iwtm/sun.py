@@ -212,16 +212,16 @@ def sun_data(ctx):
     s = ctx.settings.sun_data
     name = ctx.wildcards.get("sunset") or ctx.output("npz").stem
     rng = np.random.default_rng(ctx.seed(s.seed_offset))
-    fetched = json.loads(ctx.input("fetched").read_text())
     if name == "scene15":
         from latentlab.data.parsers.scene15 import read_manifest
 
-        rel = fetched["files"][0]["path"] if "files" in fetched else fetched["path"]
-        folder = ctx.input("fetched").parent.parent / Path(rel).parent
+        # the images the fetched manifest lists, relative to its folder
+        folder = Path(ctx.input("manifest")).parent
         entries = [(Path(r).parent.name, r) for _, r in read_manifest(folder / "MANIFEST.sha256")]
         classes, pick = _select(sorted(entries), s.train_per_class, s.test_per_class, rng)
         kind = "substitute"
     elif name == "sun397":
+        fetched = json.loads(ctx.input("fetched").read_text())
         folder = Path(fetched["root"]) / "SUN397"
         parts = Path(fetched["root"]) / "Partitions"
         split = {}
