@@ -22,6 +22,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from latentlab.data.splits import per_class_picks
 from latentlab.errors import ConfigError, DataError
 from latentlab.models.iwtm.normal_gamma import NGPrior
 from latentlab.models.iwtm.svi import IWTMSvi, SviSettings
@@ -132,24 +133,6 @@ def _hog_one(args):
     return d, npos, grid, th
 
 
-def _select(entries, per_train, per_test, rng, train_from=None, test_from=None):
-    """Per class: ``per_train`` training and ``per_test`` test images (seeded)."""
-    out = []
-    classes = sorted({c for c, _ in entries})
-    for ci, c in enumerate(classes):
-        tr = train_from[c] if train_from else [r for cc, r in entries if cc == c]
-        te = test_from[c] if test_from else tr
-        tr = [tr[i] for i in rng.permutation(len(tr))]
-        pick_tr = tr[:per_train]
-        te = [r for r in te if r not in set(pick_tr)]
-        te = [te[i] for i in rng.permutation(len(te))][:per_test]
-        if len(pick_tr) < per_train or len(te) < per_test:
-            raise ConfigError("iwtm.sun_data", f"class {c} has too few images for "
-                              f"{per_train} + {per_test}")  # fmt: skip
-        out += [(ci, r, 0) for r in pick_tr] + [(ci, r, 1) for r in te]
-    return classes, out
-
-
 @STUDY.run("sun_data", settings=SunDataSettings)
 def sun_data(ctx):
     """HOG2x2-like descriptors of the SUN protocol's images (5 train + 50 test per class)."""
@@ -164,7 +147,9 @@ def sun_data(ctx):
         # the images the fetched manifest lists, relative to its folder
         folder = Path(ctx.input("manifest")).parent
         entries = [(Path(r).parent.name, r) for _, r in read_manifest(folder / "MANIFEST.sha256")]
-        classes, pick = _select(sorted(entries), s.train_per_class, s.test_per_class, rng)
+        classes, pick = per_class_picks(
+            sorted(entries), s.train_per_class, s.test_per_class, rng, key="iwtm.sun_data"
+        )
         kind = "substitute"
     elif name == "sun397":
         from latentlab.data.parsers.sun397 import read_partition
@@ -174,8 +159,9 @@ def sun_data(ctx):
         folder = root / "SUN397"
         split = read_partition(root, s.partition)
         entries = [(c, r) for c, rs in split["train"].items() for r in rs]
-        classes, pick = _select(entries, s.train_per_class, s.test_per_class, rng,
-                                split["train"], split["test"])  # fmt: skip
+        classes, pick = per_class_picks(entries, s.train_per_class, s.test_per_class, rng,
+                                        split["train"], split["test"],
+                                        key="iwtm.sun_data")  # fmt: skip
         kind = "real"
     else:
         raise ConfigError("iwtm.sun.dataset", f"unknown image set {name!r}")
