@@ -31,9 +31,10 @@ STUDY_FIGURES["iwtm"] = [f"{IWTM}/{f}.png" for f in IWTM_FIGS]
 
 
 def iwtm_data_inputs(w):
+    """A 15-Scene subset reads the images its manifest lists (fetch_scene15's output)."""
     if w.dataset == "syn_iwtm":
         return {}
-    return {"fetched": f"{RESOURCES}/.fetched/scene15.json"}
+    return {"manifest": f"{RESOURCES}/{_registry.get('scene15').files[0].path}"}
 
 
 rule iwtm:
@@ -343,30 +344,14 @@ rule iwtm_figure_active:
         "python -m latentlab iwtm {wildcards.fig} --params {params.json:q} {params.io} > {log} 2>&1"
 
 
-# Sec. 6.5 / Fig 6.3: the SUN protocol. iwtm.sun.dataset: sun397 (download target,
+# Sec. 6.5 / Fig 6.3: the SUN protocol. iwtm.sun.dataset: sun397 (data registry entry,
 # paper), scene15 (the stand-in, real) or syn_iwtm (smoke).
 SUN_DS = IWTM_STUDY.settings("sun", IWTM_CFG).sun.dataset
 
 
-rule iwtm_sun397_fetch:
-    output:
-        record=f"{RESOURCES}/sun397/fetched.json",
-    log:
-        f"{LOGS}/iwtm/sun397_fetch.log",
-    benchmark:
-        f"{BENCH}/iwtm/sun397_fetch.tsv"
-    threads: 1
-    params:
-        json=step_params("iwtm", "sun397_fetch"),
-        io=lambda w, input, output: io_args(input, output),
-    shell:
-        "python -m latentlab iwtm sun397_fetch --params {params.json:q} {params.io} > {log} 2>&1"
-
-
 def iwtm_sun_fetched(w):
-    if w.sunset == "sun397":
-        return {"fetched": f"{RESOURCES}/sun397/fetched.json"}
-    return {"fetched": f"{RESOURCES}/.fetched/scene15.json"}
+    """The fetched image tree's manifest (fetch_sun397 or fetch_scene15's output)."""
+    return {"manifest": f"{RESOURCES}/{_registry.get(w.sunset).files[0].path}"}
 
 
 rule iwtm_sun_data:

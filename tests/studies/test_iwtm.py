@@ -31,16 +31,6 @@ def test_dense_sift_grid_and_small_image():
         dense_sift(np.zeros((10, 10)), 10, 16)
 
 
-def test_pool_split_and_errors():
-    y = np.repeat([0, 1], 10)
-    r = P.pool_split(y, 4, seed=1)
-    assert ((r >= 0) & (y == 0)).sum() == 4 and (r < 0).sum() == 12
-    assert set(P.train_ids(r, 2)) <= set(np.where(r >= 0)[0]) and len(P.train_ids(r, 2)) == 4
-    np.testing.assert_array_equal(r, P.pool_split(y, 4, seed=1))
-    with pytest.raises(ConfigError, match="train_pool"):
-        P.pool_split(y, 10, seed=1)
-
-
 def test_hik_is_sum_of_minima():
     A = np.array([[0.2, 0.8], [0.5, 0.5]])
     K = P.hik(A, A)
@@ -151,16 +141,6 @@ def test_ivi_bad_settings_name_the_key(incr):
     bad = {**TINY, "svi": {**TINY["svi"], "rho": [1.5]}}
     with pytest.raises(ConfigError, match="rho"):
         _step("svi", {"data": incr / "syn_iwtm.npz"}, {"csv": incr / "x.csv"}, section=bad)
-
-
-def test_test_ids_takes_a_seeded_subset_per_class():
-    y = np.repeat([0, 1, 2], 10)
-    r = P.pool_split(y, 4, seed=1)
-    t = P.test_ids(r, y, 3, seed=2)
-    assert np.all(r[t] < 0) and np.all(np.bincount(y[t]) == 3) and np.all(np.diff(t) > 0)
-    np.testing.assert_array_equal(t, P.test_ids(r, y, 3, seed=2))
-    np.testing.assert_array_equal(P.test_ids(r, y, None, seed=2), np.where(r < 0)[0])
-    assert np.all(np.bincount(y[P.test_ids(r, y, 100, seed=2)]) == 6)  # all a class has
 
 
 def test_scene8_step_and_fig4_3(incr, tmp_path):

@@ -4,10 +4,7 @@ the SUN397 download's checks."""
 
 from __future__ import annotations
 
-import io
 import json
-import tarfile
-import zipfile
 
 import numpy as np
 import pandas as pd
@@ -103,28 +100,30 @@ def test_sun_bad_rho_names_the_key(sun):
               "maps": sun / "z.npz"}, section=bad)  # fmt: skip
 
 
-def _fake_release(d):
-    """A two-class 'SUN397' (file:// URLs): the count checks must reject it."""
-    tar = d / "src" / "SUN397.tar.gz"
-    tar.parent.mkdir()
-    with tarfile.open(tar, "w:gz") as t:
-        for name in ("SUN397/a/abbey/sun_1.jpg", "SUN397/b/bar/sun_2.jpg"):
-            info = tarfile.TarInfo(name)
-            info.size = 3
-            t.addfile(info, io.BytesIO(b"jpg"))
-    z = d / "src" / "Partitions.zip"
-    with zipfile.ZipFile(z, "w") as zf:
-        zf.writestr("Training_01.txt", "/a/abbey/sun_1.jpg\n/b/bar/sun_2.jpg\n")
-        zf.writestr("Testing_01.txt", "/a/abbey/sun_1.jpg\n/b/bar/sun_2.jpg\n")
-    return {"url": tar.as_uri(), "md5": None, "partitions_url": z.as_uri(), "partitions_md5": None}
+def test_sun_data_reads_the_images_of_the_declared_manifest(tmp_path):
+    """scene15: the step reads the images the fetched manifest lists, relative to the
+    manifest's folder (the rule's declared input), not a path built from a fetch stamp."""
+    from PIL import Image
 
+    from latentlab.data._io import sha256_file
 
-def test_sun397_fetch_checks_counts_and_md5(tmp_path):
-    cfg = _fake_release(tmp_path)
-    rec = tmp_path / "out" / "fetched.json"
-    with pytest.raises(DataError, match="2 classes, expected 397"):
-        _step("sun397_fetch", outputs={"record": rec}, section={"sun397": cfg})
-    with pytest.raises(DataError, match="md5"):
-        _step("sun397_fetch", outputs={"record": rec}, section={"sun397": {**cfg, "md5": "0" * 32}})
-    assert not rec.exists()
-    assert json.dumps(cfg)  # the settings are plain values (URLs are config values)
+    root = tmp_path / "resources" / "scene15"
+    rng = np.random.default_rng(0)
+    lines = []
+    for c in ("Coast", "Forest"):
+        for i in range(3):
+            rel = f"all/{c}/image_{i:04d}.jpg"
+            (root / rel).parent.mkdir(parents=True, exist_ok=True)
+            Image.fromarray(rng.integers(0, 255, (48, 40), dtype=np.uint8)).save(root / rel)
+            lines.append(f"{sha256_file(root / rel)}  {rel}")
+    (root / "MANIFEST.sha256").write_text("\n".join(lines) + "\n")
+    out = tmp_path / "out"
+    out.mkdir()
+    sec = {"sun_data": {"train_per_class": 1, "test_per_class": 2, "n_show": 1, "thumb": 8}}
+    _step("sun_data", {"manifest": root / "MANIFEST.sha256"},
+          {"npz": out / "scene15.npz", "meta": out / "scene15.json"}, section=sec,
+          sunset="scene15")  # fmt: skip
+    meta = json.loads((out / "scene15.json").read_text())
+    assert meta["class_names"] == ["Coast", "Forest"] and meta["n_images"] == 6
+    z = np.load(out / "scene15.npz")
+    assert list(z["split"]) == [0, 1, 1, 0, 1, 1]

@@ -37,6 +37,10 @@ def parse_dataset(ds: registry.Dataset, root: str | Path, options: dict | None =
         "homepage": ds.homepage,
     }
     p = ds.parser
+    if p is None:
+        raise DataError(
+            None, f"{ds.name} has no canonical form: a study reads its fetched files ({ds.notes})"
+        )
     if p == "uci":
         from latentlab.data.parsers.uci import parse_uci
 

@@ -39,6 +39,17 @@ ARBYLON_NIPS = "http://www.arbylon.net/projects/nips/nips-20110223.zip"
 
 
 @dataclass(frozen=True)
+class Archive:
+    """An upstream archive (tar, tar.gz, zip) unpacked under a tree's folder: ``url``, its
+    pinned ``md5`` (None = unknown: the download is then checked only by the dataset's
+    counts) and ``into``, the subfolder it is unpacked into ("" = the tree's folder)."""
+
+    url: str
+    md5: str | None = None
+    into: str = ""
+
+
+@dataclass(frozen=True)
 class FileSpec:
     """One file of a dataset, under its relative name in the mirror and in ``resources/``.
 
@@ -48,6 +59,8 @@ class FileSpec:
     upstream file byte for byte, so a download is checked against ``sha256`` too.
     ``tree``: the file is a manifest (``<sha256>  <relative path>`` lines) and every file
     it lists, relative to the manifest's folder, is fetched and verified with it.
+    ``archives``: a tree whose upstream is these archives: a download checks each one's
+    pinned hash, unpacks it and writes the manifest of what it holds.
     """
 
     path: str
@@ -56,6 +69,7 @@ class FileSpec:
     identical: bool = False
     member: str | None = None
     tree: bool = False
+    archives: tuple[Archive, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -64,7 +78,7 @@ class Dataset:
     kind: str  # bow | featureset | temporal_graph | static_graph | tasks | synthetic
     title: str
     files: tuple[FileSpec, ...]
-    parser: str
+    parser: str | None  # None: no canonical form; a study reads the fetched files
     citation: str
     licence: str
     published: dict = field(default_factory=dict)
@@ -461,6 +475,45 @@ _add(
     )
 )
 
+# SUN397 (Xiao et al. 2010): the iwtm study's Sec. 6.5 protocol reads its images and
+# official partitions through the manifest (no canonical form: parser None). Not in the
+# data mirror; the publishers give no checksum, the MD5s are torchvision.datasets.SUN397's.
+SUN397_URL = "http://vision.princeton.edu/projects/2010/SUN/SUN397.tar.gz"
+SUN397_PARTITIONS_URL = "https://vision.princeton.edu/projects/2010/SUN/download/Partitions.zip"
+_add(
+    Dataset(
+        name="sun397",
+        kind="images",
+        title="SUN397 scene images and their 10 official train/test partitions",
+        files=(
+            FileSpec(
+                "sun397/MANIFEST.sha256",
+                (SUN397_URL, SUN397_PARTITIONS_URL),
+                tree=True,
+                archives=(
+                    Archive(SUN397_URL, "8ca2778205c41d23104230ba66911c7a"),
+                    Archive(
+                        SUN397_PARTITIONS_URL, "29a205c0a0129d21f36cbecfefe81881", "Partitions"
+                    ),
+                ),
+            ),
+        ),
+        parser=None,
+        citation="Xiao, Hays, Ehinger, Oliva & Torralba (2010), SUN database: large-scale "
+        "scene recognition from abbey to zoo, CVPR.",
+        licence="research use (SUN database terms)",
+        # the checks fetch runs on the unpacked tree (latentlab.data.parsers.sun397)
+        published={"n_classes": 397, "partition_lines": 50 * 397},
+        homepage="https://vision.princeton.edu/projects/2010/SUN/",
+        notes="Not in the data mirror (a mirror copy would hold sun397/MANIFEST.sha256 and "
+        "the files it lists, SUN397/<a>/<class>/<image>.jpg and Partitions/*.txt). A download "
+        "is verified by the two archives' MD5s (torchvision.datasets.SUN397 publishes them), "
+        "then by the counts: 397 classes, 19,850 lines in every Training_/Testing_ partition "
+        "file, every listed image present. The manifest is written from the unpacked files. "
+        "About 37 GB; paper scale only.",
+    )
+)
+
 # Foulds (2014) ch. 3 citation corpora. Neither is in the data mirror and no upstream
 # hash is known, so (like the UCI corpora of paper scale) they are verified after parsing
 # by the counts their publishers document, exactly.
@@ -572,3 +625,8 @@ def get(name: str) -> Dataset:
 
 def external_names() -> list[str]:
     return sorted(REGISTRY)
+
+
+def prepared_names() -> list[str]:
+    """The datasets with a canonical form (a prepare step): every one with a parser."""
+    return [n for n in external_names() if REGISTRY[n].parser is not None]

@@ -20,6 +20,12 @@ Kinds (``pct`` = the training share in percent):
   ``pct`` % of the rows train, the rest test (at least one row on each side when the
   task has two or more rows).
 
+* per-class pools (labelled collections: the iwtm study's images and SYN-IWTM): a seeded
+  pool of ``train_pool`` items per class read in its seeded order (the first n per class
+  train a fit of size n) and the fixed test set of the rest (:func:`pool_split`,
+  :func:`pool_train`, :func:`pool_test`); or ``per_train`` + ``per_test`` seeded picks per
+  class, optionally from a predefined partition (:func:`per_class_picks`).
+
 All randomness comes from ``numpy.random.default_rng(seed)``: same seed, same bits.
 """
 
@@ -492,3 +498,68 @@ def split_doc_halves(docs: list, seed: int) -> tuple[list, list, np.ndarray]:
         held.append((b[0], b[1].astype(float)))
         kept.append(i)
     return obs, held, np.asarray(kept)
+
+
+# ------------------------------------------------------------------ per-class pools
+# A labelled collection (images, feature sets) split by class: a seeded training pool of
+# ``train_pool`` items per class, read in its seeded order (the first n per class train a
+# fit of size n), and a fixed test set of the rest. ``key`` names the caller's setting in
+# an error.
+def pool_split(labels: np.ndarray, train_pool: int, seed: int, key: str = "train_pool"):
+    """rank[d] = position of item d in its class's seeded pool order, or -1 for the fixed
+    test set (every item outside the ``train_pool``-per-class pool). Classes in sorted
+    order draw from one generator ``default_rng(seed)``."""
+    from latentlab.errors import ConfigError
+
+    rng = np.random.default_rng(seed)
+    rank = np.full(len(labels), -1, np.int64)
+    for c in np.unique(labels):
+        ids = np.where(labels == c)[0]
+        if len(ids) <= train_pool:
+            raise ConfigError(
+                key, f"class {c} has {len(ids)} documents, not more than the pool {train_pool}"
+            )
+        perm = rng.permutation(ids)[:train_pool]
+        rank[perm] = np.arange(train_pool)
+    return rank
+
+
+def pool_train(rank: np.ndarray, n: int) -> np.ndarray:
+    """Sorted ids of the first ``n`` pool items of every class."""
+    return np.where((rank >= 0) & (rank < n))[0]
+
+
+def pool_test(rank: np.ndarray, labels: np.ndarray, per_class: int | None, seed: int):
+    """The fixed test set (rank -1), or a seeded ``per_class`` of it from every class
+    (sorted ids; a class with fewer test items keeps them all)."""
+    test = np.where(rank < 0)[0]
+    if per_class is None:
+        return test
+    rng = np.random.default_rng(seed)
+    keep = [rng.permutation(test[labels[test] == c])[:per_class] for c in np.unique(labels)]
+    return np.sort(np.concatenate(keep))
+
+
+def per_class_picks(entries, per_train, per_test, rng, train_from=None, test_from=None,
+                    key: str = "per_class"):  # fmt: skip
+    """Per class (sorted names): ``per_train`` training and ``per_test`` test items drawn
+    with ``rng`` (a ``numpy.random.Generator``, shared across classes in that order).
+    ``entries``: (class, item) pairs; ``train_from`` / ``test_from``: {class: [item]} of
+    a predefined partition (else both come from ``entries``; a test item is never a
+    training pick). Returns (classes, [(class index, item, 0 train | 1 test)])."""
+    from latentlab.errors import ConfigError
+
+    out = []
+    classes = sorted({c for c, _ in entries})
+    for ci, c in enumerate(classes):
+        tr = train_from[c] if train_from else [r for cc, r in entries if cc == c]
+        te = test_from[c] if test_from else tr
+        tr = [tr[i] for i in rng.permutation(len(tr))]
+        pick_tr = tr[:per_train]
+        te = [r for r in te if r not in set(pick_tr)]
+        te = [te[i] for i in rng.permutation(len(te))][:per_test]
+        if len(pick_tr) < per_train or len(te) < per_test:
+            raise ConfigError(key, f"class {c} has too few images for "
+                              f"{per_train} + {per_test}")  # fmt: skip
+        out += [(ci, r, 0) for r in pick_tr] + [(ci, r, 1) for r in te]
+    return classes, out

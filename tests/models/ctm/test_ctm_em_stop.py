@@ -7,19 +7,22 @@ import pytest
 from latentlab.data.corpus import BowCorpus
 from latentlab.errors import ConfigError
 from latentlab.models.ctm import CTM
-from latentlab.models.ctm import vi as R
 from latentlab.models.ctm.synthetic import synthetic_ctm
 
 
 @pytest.fixture(scope="module")
 def docs():
     d, _ = synthetic_ctm(30, 50, 3, 30, seed=5)
-    return d
+    X = np.zeros((len(d), 50), dtype=np.int64)
+    for i, (ids, cnt) in enumerate(d):
+        X[i, ids] = cnt.astype(np.int64)
+    return BowCorpus.from_dense(X)
 
 
-def _em(docs, **kw):
-    kw = {"max_iter": 6, "tol": 0.0, **kw}
-    return R.variational_em(docs, R.init_topics(3, 50, 2), "laplace", **kw)[1]
+def _em(corpus, max_iter=6, tol=0.0, time_budget_s=None, iter_budget=None):
+    """The history of a Laplace CTM fit (topics from init_topics(3, 50, 2))."""
+    m = CTM(3, "laplace", seed=2, tol=tol)
+    return m.fit(corpus, max_iter, time_budget=time_budget_s, iter_budget=iter_budget).history
 
 
 def _bounds(hist):
@@ -79,10 +82,7 @@ def test_bad_iter_budget(docs, bad):
 
 
 def test_model_history_names_the_stop(docs):
-    X = np.zeros((len(docs), 50), dtype=np.int64)
-    for d, (ids, cnt) in enumerate(docs):
-        X[d, ids] = cnt.astype(np.int64)
-    corpus = BowCorpus.from_dense(X)
+    corpus = docs
     m = CTM(3, seed=2, tol=0).fit(corpus, 3)
     assert [h["em_stop"] for h in m.history] == [None, None, "max_iter"]
     m = CTM(3, seed=2, tol=0).fit(corpus, 5, callback=lambda model, info: info["iter"] == 2)

@@ -1,4 +1,4 @@
-"""CTM behind the one model interface: the same EM as vi.variational_em, phi/theta, callback."""
+"""CTM behind the one model interface: the EM of vi.em_iterations, phi/theta, callback."""
 
 import numpy as np
 import pytest
@@ -25,13 +25,15 @@ def small():
 
 
 @pytest.mark.parametrize("method", ["laplace", "delta", "bl"])
-def test_fit_is_variational_em(method, small):
+def test_fit_is_em_iterations(method, small):
     docs, corpus = small
     m = CTM(3, method, seed=7, tol=0, estep_tol=1e-5).fit(corpus, 3)
-    model, hist, fits = R.variational_em(
+    steps = list(R.em_iterations(
         R.corpus_to_docs(corpus), R.init_topics(3, 40, 7), method, max_iter=3, tol=0,
         opts={"tol": 1e-5},
-    )  # fmt: skip
+    ))  # fmt: skip
+    model, fits, _ = steps[-1]
+    hist = [rec for _, _, rec in steps]
     np.testing.assert_array_equal(m.logbeta, model.logbeta)
     np.testing.assert_array_equal(m.prior.Sigma, model.prior.Sigma)
     assert [h["bound_per_word"] for h in m.history] == [h["bound_per_word"] for h in hist]

@@ -4,10 +4,19 @@ import numpy as np
 import pytest
 from scipy.optimize import approx_fprime
 
+from latentlab.data.corpus import BowCorpus
 from latentlab.data.splits import split_doc_halves
 from latentlab.errors import DataError
+from latentlab.models.ctm import CTM
 from latentlab.models.ctm import vi as R
 from latentlab.models.ctm.synthetic import synthetic_ctm
+
+
+def _corpus(docs, V):
+    X = np.zeros((len(docs), V), dtype=np.int64)
+    for d, (ids, cnt) in enumerate(docs):
+        X[d, ids] = cnt.astype(np.int64)
+    return BowCorpus.from_dense(X)
 
 
 def _fd(fun, x, h=1e-6):
@@ -145,8 +154,9 @@ def test_singular_sigma_gets_ridge_recorded():
 
 def test_mstep_with_more_topics_than_docs_is_finite():
     docs, _ = synthetic_ctm(4, 50, 3, 30, seed=1)
-    lb = R.init_topics(8, 50, 0)  # K = 8 > D = 4: Sigma0 = mean of outer products is near-singular
-    model, hist, _ = R.variational_em(docs, lb, "delta", max_iter=3, tol=0)
+    # K = 8 > D = 4: Sigma0 = mean of outer products is near-singular
+    m = CTM(8, "delta", seed=0, tol=0).fit(_corpus(docs, 50), 3)
+    model, hist = m.model_, m.history
     assert np.isfinite([h["bound_per_word"] for h in hist]).all()
     assert np.all(np.linalg.eigvalsh(model.prior.Sigma) > 0)
 
@@ -162,11 +172,12 @@ def test_empty_document_is_an_error():
 @pytest.mark.parametrize("method", ["laplace", "delta", "bl"])
 def test_em_runs_deterministic_and_heldout_finite(method):
     docs, _ = synthetic_ctm(40, 80, 4, 40, seed=2)
-    lb = R.init_topics(4, 80, 1)
+    corpus = _corpus(docs, 80)
     obs, held, _ = split_doc_halves(docs[:10], 0)
     out = []
     for _ in range(2):
-        model, hist, _ = R.variational_em(docs, lb, method, max_iter=3, tol=0)
+        m = CTM(4, method, seed=1, tol=0).fit(corpus, 3)
+        model, hist = m.model_, m.history
         s, n = R.heldout_loglik(model, obs, held)
         out.append((s, [h["bound_per_word"] for h in hist]))
         assert np.isfinite(s) and n > 0

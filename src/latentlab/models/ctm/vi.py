@@ -690,38 +690,6 @@ def em_iterations(
         old = bound
 
 
-def variational_em(
-    docs: Docs,
-    logbeta0: np.ndarray,
-    method: str,
-    *,
-    max_iter: int = 20,
-    tol: float = 1e-3,
-    opts=None,
-    pseudo: float = 1e-10,
-    ridge_rel: float = 1e-6,
-    eval_fn=None,
-    time_budget_s: float | None = None,
-    iter_budget: int | None = None,
-):
-    """Variational EM for the CTM (:func:`em_iterations` run to its end).
-
-    ``eval_fn(model)`` (optional) is called after every iteration, outside the timed region;
-    its value is recorded as ``heldout_per_word``. Returns (model, history list of dicts,
-    last fits); the last dict's ``em_stop`` says why EM stopped. The class
-    :class:`latentlab.models.ctm.CTM` wraps this in the one model interface.
-    """
-    model, fits, hist = initial_model(method, logbeta0, ridge_rel), None, []
-    for model, fits, rec in em_iterations(  # noqa: B007 (the last ones are returned)
-        docs, logbeta0, method, max_iter=max_iter, tol=tol, opts=opts, pseudo=pseudo,
-        ridge_rel=ridge_rel, time_budget_s=time_budget_s, iter_budget=iter_budget,
-    ):  # fmt: skip
-        if eval_fn is not None:
-            rec["heldout_per_word"] = eval_fn(model)
-        hist.append(rec)
-    return model, hist, fits
-
-
 # ----------------------------------------------------------------------------- IS check (C17)
 def log_marginal_is(
     ids, counts, logbeta, prior: Prior, q_mean, q_cov, *, n_samples, seed, pinned_last=False

@@ -12,9 +12,9 @@ import warnings
 import numpy as np
 import pandas as pd
 
+from latentlab.data.splits import pool_train
 from latentlab.errors import ConfigError
 
-from . import pipeline as P
 from .runs import _load, _sub
 from .study import STUDY, ParebackSettings
 
@@ -54,7 +54,7 @@ def pareback(ctx):
     if s.C < 1 or s.n_iter < 1:
         raise ConfigError("iwtm.pareback", f"C and n_iter must be >= 1, got {s.C}, {s.n_iter}")
     z, meta = _load(ctx.input("data"), ctx.settings.desc_per_doc, ctx.seed(7))
-    X, _ = _sub(z, P.train_ids(z["rank"], s.n_train))
+    X, _ = _sub(z, pool_train(z["rank"], s.n_train))
     rng = np.random.default_rng(ctx.seed(s.seed_offset))
     if s.max_points is not None and len(X) > s.max_points:
         X = X[np.sort(rng.choice(len(X), s.max_points, replace=False))]

@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 
 from latentlab.data.featureset import SCENE8, SCENE13, FeatureSet
+from latentlab.data.splits import pool_split, pool_test, pool_train
 from latentlab.errors import ConfigError, DataError
 from latentlab.models.iwtm.cavi import CaviSettings, IWTMCavi
 from latentlab.models.iwtm.gdpmm import GdpmmSettings, IWTMGdpmm
@@ -109,16 +110,19 @@ def data(ctx):
         fs, truth = syn_iwtm(cfg, ctx.seed(off))
         kind = "synthetic"
     elif name in SUBSETS:
-        fetched = json.loads(ctx.input("fetched").read_text())
-        # the fetch record lists the manifest (files[0].path, relative to resources/)
-        rel = fetched["files"][0]["path"] if "files" in fetched else fetched["path"]
-        folder = ctx.input("fetched").parent.parent / Path(rel).parent
+        # the images are the ones the fetched manifest lists, relative to its folder
+        folder = Path(ctx.input("manifest")).parent
         fs = scene_features(folder, name, s.scene, ctx.threads, ctx.seed(3))
         truth = {}
         kind = "real"
     else:
         raise ConfigError("iwtm.datasets", f"unknown dataset {name!r}")
-    rank = P.pool_split(fs.labels, s.split.train_pool, ctx.seed(s.split.seed_offset))
+    rank = pool_split(
+        fs.labels,
+        s.split.train_pool,
+        ctx.seed(s.split.seed_offset),
+        key="iwtm.data.split.train_pool",
+    )
     X = fs.descriptors.astype(np.float64)
     pool_rows = np.concatenate(
         [np.arange(fs.indptr[d], fs.indptr[d + 1]) for d in np.where(rank >= 0)[0]]
@@ -199,7 +203,7 @@ def ch4(ctx):
     rows, conf = [], {}
     for T in g.T:
         for n in s.n_train:
-            tr = P.train_ids(rank, n)
+            tr = pool_train(rank, n)
             docs = np.concatenate([tr, test])
             X, ip = _sub(z, docs)
             y = np.concatenate([labels[tr], np.full(len(test), -1)])
@@ -278,8 +282,8 @@ def scene8(ctx):
     if e.test_per_class is not None and e.test_per_class < 1:
         raise ConfigError("iwtm.scene8.test_per_class", f"must be >= 1 or null, got "
                           f"{e.test_per_class}")  # fmt: skip
-    tr = P.train_ids(rank, e.n_train)
-    test = P.test_ids(rank, labels, e.test_per_class, ctx.seed(e.seed_offset + 50))
+    tr = pool_train(rank, e.n_train)
+    test = pool_test(rank, labels, e.test_per_class, ctx.seed(e.seed_offset + 50))
     docs = np.concatenate([tr, test])
     X, ip = _sub(z, docs)
     y = np.concatenate([labels[tr], np.full(len(test), -1)])
@@ -335,7 +339,7 @@ def ch5(ctx):
     Xte, ipte = _sub(z, test)
     rows, extra = [], {}
     for n in s.n_train:
-        tr = P.train_ids(rank, n)
+        tr = pool_train(rank, n)
         Xtr, iptr = _sub(z, tr)
         fs_tr, fs_te = _fs(z, tr), _fs(z, test)
         for r in range(c.seeds):

@@ -11,6 +11,7 @@ import time
 import numpy as np
 import pandas as pd
 
+from latentlab.data.splits import pool_train
 from latentlab.errors import ConfigError
 from latentlab.models.iwtm.cavi import CaviSettings, IWTMCavi
 from latentlab.models.iwtm.normal_gamma import NGPrior
@@ -37,7 +38,7 @@ def semi(ctx):
     Xte, ipte = _sub(z, test)
     rows = []
     for nt in s.n_total:
-        tr = P.train_ids(rank, nt)
+        tr = pool_train(rank, nt)
         Xtr, iptr = _sub(z, tr)
         for r in range(c.seeds):
             seed = ctx.seed(c.seed_offset, r)

@@ -368,24 +368,6 @@ class ActiveStepSettings:
 
 
 @dataclass(frozen=True)
-class Sun397Cfg:
-    """The public SUN397 release and its official partitions (10 train/test splits of 50 +
-    50 images per class). MD5s as published in torchvision.datasets.SUN397 (null: no MD5
-    check; the record then rests on the count checks: 397 classes, 19,850 lines in every
-    partition file, every listed image present)."""
-
-    url: str = "http://vision.princeton.edu/projects/2010/SUN/SUN397.tar.gz"
-    md5: str | None = "8ca2778205c41d23104230ba66911c7a"
-    partitions_url: str = "https://vision.princeton.edu/projects/2010/SUN/download/Partitions.zip"
-    partitions_md5: str | None = "29a205c0a0129d21f36cbecfefe81881"
-
-
-@dataclass(frozen=True)
-class Sun397FetchSettings:
-    sun397: Sun397Cfg = field(default_factory=Sun397Cfg)
-
-
-@dataclass(frozen=True)
 class SunDataCfg:
     """SUN-protocol images (Sec. 6.5): ``train_per_class`` + ``test_per_class`` per class
     (SUN397: from official partition ``partition``; 15-Scene: seeded). HOG2x2-like: the

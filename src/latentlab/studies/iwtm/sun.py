@@ -3,35 +3,32 @@
 MAP topics (Eq. 6.44; T = 100, SVI rho = 0.1, |S| = N_doc/10), 5 training images per class;
 per-class accuracies with the document's win/tie/loss rule (better by >= 1 % absolute).
 
-Datasets: ``sun397`` (the public release and its official partitions, through the
-``sun397_fetch`` step; paper config), ``scene15`` (the 15-Scene images of the mirror as
-the stand-in; real config) and ``syn_iwtm`` (SYN-IWTM documents laid out on a square grid;
-smoke). Fragmentation of the label maps (Fig 6.3, claim E20): on SYN-IWTM against the true
-topic of every descriptor (NMI, distinct labels per true-topic region of a document); on
-images, the spatial coherence of the maps (share of 4-neighbour patch pairs with the same
-label, minus its expectation under a shuffle of the image's labels).
+Datasets: ``sun397`` (the public release and its official partitions: the data
+registry's entry, fetched by rule fetch_sun397; paper config), ``scene15`` (the 15-Scene
+images of the mirror as the stand-in; real config) and ``syn_iwtm`` (SYN-IWTM documents
+laid out on a square grid; smoke). Fragmentation of the label maps (Fig 6.3, claim E20):
+on SYN-IWTM against the true topic of every descriptor (NMI, distinct labels per
+true-topic region of a document); on images, the spatial coherence of the maps (share of
+4-neighbour patch pairs with the same label, minus its expectation under a shuffle of the
+image's labels).
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import time
-import urllib.request
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
+from latentlab.data.splits import per_class_picks
 from latentlab.errors import ConfigError, DataError
 from latentlab.models.iwtm.normal_gamma import NGPrior
 from latentlab.models.iwtm.svi import IWTMSvi, SviSettings
 
 from . import pipeline as P
-from .study import STUDY, Sun397FetchSettings, SunDataSettings, SunSettings
-
-SUN397_CLASSES = 397
-SUN397_PER_PARTITION = 50 * SUN397_CLASSES  # 19,850 lines in every Training_/Testing_ file
+from .study import STUDY, SunDataSettings, SunSettings
 
 
 # ----------------------------------------------------------------------- pyramid + SVM
@@ -110,56 +107,6 @@ def region_fragmentation(labels, truth, indptr) -> float:
     return float(df.groupby("r").l.nunique().mean())
 
 
-# ------------------------------------------------------------------- SUN397 download
-@STUDY.run("sun397_fetch", settings=Sun397FetchSettings)
-def sun397_fetch(ctx):
-    """Download SUN397 (the public release) and its official partitions, check them and
-    write a record. MD5s when configured (torchvision.datasets.SUN397 publishes them);
-    always: 397 classes, every partition file 19,850 lines, every listed image present."""
-    s = ctx.settings.sun397
-    root = ctx.output("record").parent
-    root.mkdir(parents=True, exist_ok=True)
-    got = {}
-    for key, url, md5 in (("images", s.url, s.md5), ("partitions", s.partitions_url,
-                                                      s.partitions_md5)):  # fmt: skip
-        dest = root / Path(url).name
-        if not dest.exists():
-            tmp = dest.with_suffix(dest.suffix + ".part")
-            urllib.request.urlretrieve(url, tmp)  # noqa: S310 (a configured https/http URL)
-            tmp.rename(dest)
-        h = hashlib.md5()
-        with open(dest, "rb") as f:
-            for chunk in iter(lambda: f.read(1 << 24), b""):
-                h.update(chunk)
-        if md5 and h.hexdigest() != md5:
-            raise DataError(dest, f"md5 {h.hexdigest()} != iwtm.sun397.md5 {md5}")
-        got[key] = {"file": dest.name, "md5": h.hexdigest(), "url": url}
-    import tarfile
-    import zipfile
-
-    if not (root / "SUN397").is_dir():
-        with tarfile.open(root / got["images"]["file"]) as t:
-            t.extractall(root, filter="data")
-    with zipfile.ZipFile(root / got["partitions"]["file"]) as zf:
-        zf.extractall(root / "Partitions")
-    parts = sorted((root / "Partitions").rglob("*ing_*.txt"))
-    classes = {str(Path(line.strip()).parent) for line in (root / "Partitions").rglob(
-        "Training_01.txt").__next__().read_text().split()}  # fmt: skip
-    if len(classes) != SUN397_CLASSES:
-        raise DataError(root / "Partitions", f"{len(classes)} classes, expected 397")
-    for p in parts:
-        lines = p.read_text().split()
-        if len(lines) != SUN397_PER_PARTITION:
-            raise DataError(p, f"{len(lines)} images, expected {SUN397_PER_PARTITION}")
-        missing = [x for x in lines if not (root / "SUN397" / x.lstrip("/")).exists()]
-        if missing:
-            raise DataError(root / "SUN397" / missing[0].lstrip("/"), "listed image missing")
-    rec = {"root": str(root), "checks": "md5 (when configured), 397 classes, 19,850 lines "
-           "per partition file, every listed image present", "files": got,
-           "partitions": [p.name for p in parts]}  # fmt: skip
-    ctx.output("record").write_text(json.dumps(rec, indent=1))
-
-
 # ------------------------------------------------------------------- images -> HOG
 def _hog_one(args):
     from PIL import Image, UnidentifiedImageError
@@ -186,24 +133,6 @@ def _hog_one(args):
     return d, npos, grid, th
 
 
-def _select(entries, per_train, per_test, rng, train_from=None, test_from=None):
-    """Per class: ``per_train`` training and ``per_test`` test images (seeded)."""
-    out = []
-    classes = sorted({c for c, _ in entries})
-    for ci, c in enumerate(classes):
-        tr = train_from[c] if train_from else [r for cc, r in entries if cc == c]
-        te = test_from[c] if test_from else tr
-        tr = [tr[i] for i in rng.permutation(len(tr))]
-        pick_tr = tr[:per_train]
-        te = [r for r in te if r not in set(pick_tr)]
-        te = [te[i] for i in rng.permutation(len(te))][:per_test]
-        if len(pick_tr) < per_train or len(te) < per_test:
-            raise ConfigError("iwtm.sun_data", f"class {c} has too few images for "
-                              f"{per_train} + {per_test}")  # fmt: skip
-        out += [(ci, r, 0) for r in pick_tr] + [(ci, r, 1) for r in te]
-    return classes, out
-
-
 @STUDY.run("sun_data", settings=SunDataSettings)
 def sun_data(ctx):
     """HOG2x2-like descriptors of the SUN protocol's images (5 train + 50 test per class)."""
@@ -212,27 +141,27 @@ def sun_data(ctx):
     s = ctx.settings.sun_data
     name = ctx.wildcards.get("sunset") or ctx.output("npz").stem
     rng = np.random.default_rng(ctx.seed(s.seed_offset))
-    fetched = json.loads(ctx.input("fetched").read_text())
     if name == "scene15":
         from latentlab.data.parsers.scene15 import read_manifest
 
-        rel = fetched["files"][0]["path"] if "files" in fetched else fetched["path"]
-        folder = ctx.input("fetched").parent.parent / Path(rel).parent
+        # the images the fetched manifest lists, relative to its folder
+        folder = Path(ctx.input("manifest")).parent
         entries = [(Path(r).parent.name, r) for _, r in read_manifest(folder / "MANIFEST.sha256")]
-        classes, pick = _select(sorted(entries), s.train_per_class, s.test_per_class, rng)
+        classes, pick = per_class_picks(
+            sorted(entries), s.train_per_class, s.test_per_class, rng, key="iwtm.sun_data"
+        )
         kind = "substitute"
     elif name == "sun397":
-        folder = Path(fetched["root"]) / "SUN397"
-        parts = Path(fetched["root"]) / "Partitions"
-        split = {}
-        for k, f in (("train", f"Training_{s.partition:02d}.txt"),
-                     ("test", f"Testing_{s.partition:02d}.txt")):  # fmt: skip
-            lines = next(parts.rglob(f)).read_text().split()
-            for x in lines:
-                split.setdefault(k, {}).setdefault(str(Path(x).parent), []).append(x.lstrip("/"))
+        from latentlab.data.parsers.sun397 import read_partition
+
+        # the fetched release (its manifest lists SUN397/ and Partitions/)
+        root = Path(ctx.input("manifest")).parent
+        folder = root / "SUN397"
+        split = read_partition(root, s.partition)
         entries = [(c, r) for c, rs in split["train"].items() for r in rs]
-        classes, pick = _select(entries, s.train_per_class, s.test_per_class, rng,
-                                split["train"], split["test"])  # fmt: skip
+        classes, pick = per_class_picks(entries, s.train_per_class, s.test_per_class, rng,
+                                        split["train"], split["test"],
+                                        key="iwtm.sun_data")  # fmt: skip
         kind = "real"
     else:
         raise ConfigError("iwtm.sun.dataset", f"unknown image set {name!r}")
