@@ -869,7 +869,7 @@ def _sun_rows(ctx, fn):
             res.append(Measured(v, dataset=ds, data_kind=kind, note=note))
     if got is None or str(got[0].dataset.iloc[0]) != "sun397":
         res.append(NotRun("SUN397 is not in this run; config/paper.yaml downloads it "
-                          "(iwtm_sun397_fetch) and runs the protocol", dataset="sun397"))  # fmt: skip
+                          "(fetch_sun397) and runs the protocol", dataset="sun397"))  # fmt: skip
     return res
 
 
