@@ -116,7 +116,7 @@ def data(ctx):
         fs = scene_features(folder, name, s.scene, ctx.threads, ctx.seed(3))
         truth = {}
         kind = "real"
-    else:
+    else:  # (iwtm.datasets names one of these: the settings' Literal, at start-up)
         raise ConfigError("iwtm.datasets", f"unknown dataset {name!r}")
     rank = P.pool_split(fs.labels, s.split.train_pool, ctx.seed(s.split.seed_offset))
     X = fs.descriptors.astype(np.float64)
@@ -156,9 +156,7 @@ def _load(path, desc_per_doc=None, seed=0):
     subset of at most that many descriptors per document (a recorded reduction)."""
     z = dict(np.load(path))
     meta = json.loads(Path(str(path).replace(".npz", ".json")).read_text())
-    if desc_per_doc is not None:
-        if desc_per_doc < 1:
-            raise ConfigError("iwtm.desc_per_doc", f"must be >= 1, got {desc_per_doc}")
+    if desc_per_doc is not None:  # (>= 1: the settings, at start-up)
         rng = np.random.default_rng(seed)
         ip = z["indptr"]
         keep, lens = [], []
@@ -275,9 +273,6 @@ def scene8(ctx):
     if not 1 <= e.n_train <= int(rank.max()) + 1:
         raise ConfigError("iwtm.scene8.n_train", f"{e.n_train} is not in 1..the training "
                           f"pool ({int(rank.max()) + 1} per class)")  # fmt: skip
-    if e.test_per_class is not None and e.test_per_class < 1:
-        raise ConfigError("iwtm.scene8.test_per_class", f"must be >= 1 or null, got "
-                          f"{e.test_per_class}")  # fmt: skip
     tr = P.train_ids(rank, e.n_train)
     test = P.test_ids(rank, labels, e.test_per_class, ctx.seed(e.seed_offset + 50))
     docs = np.concatenate([tr, test])
