@@ -51,6 +51,9 @@ STUDIES = (
 _WIDTH = 110  # longest description / default text in a cell
 # a sentence (or a clause after ";") ends before a capital, a bracket or a backquote
 _SENTENCE = re.compile(r"(?<=[.;])\s+(?=[A-Z(`])")
+# a clause of a docstring (a field's line): ends at ".", ";" or ":" not before a digit
+# ("Sec. 7.6" goes on)
+_CLAUSE = re.compile(r"(?<=[.;:])\s+(?!\d)")
 
 
 # ------------------------------------------------------------------ source comments
@@ -109,9 +112,9 @@ def _docstring_sentence(cls, name: str) -> str:
     doc = inspect.getdoc(cls) or ""
     if not doc or cls.__doc__ is None or f"``{name}``" not in doc:
         return ""
-    for sentence in _SENTENCE.split(" ".join(doc.split())):
+    for sentence in _CLAUSE.split(" ".join(doc.split())):
         if f"``{name}``" in sentence:
-            return sentence.replace("``", "`")
+            return sentence.replace("``", "`").rstrip(";:,")
     return ""
 
 
