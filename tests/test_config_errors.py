@@ -119,6 +119,56 @@ def test_em_iter_budget_missing_a_fit_stops_the_start_up_naming_it(workdir):
     assert "config nonconjugate_vi.ctm.em_iter_budget.synth_ctm_ap.3.delta: missing" in out, out
 
 
+@pytest.mark.parametrize(
+    "name, text, needle",
+    [
+        # a range (latentlab.settings.setting), checked in the job before issue 25
+        (
+            "drift_frac.yaml",
+            "base: smoke\nstudies: [drift]\ndrift:\n  monthly_fit: {heldout_frac: 1.5}\n",
+            "config drift.monthly_fit.heldout_frac: must be > 0, < 1, got 1.5",
+        ),
+        # a check relating two fields (__post_init__ raising settings.Invalid)
+        (
+            "drift_bmf.yaml",
+            "base: smoke\nstudies: [drift]\ndrift:\n  text_data: {bmf_text: {K2: 0}}\n",
+            "config drift.text_data.bmf_text.K2: bmf_lda needs M >= 1 and K2 >= 1",
+        ),
+        (
+            "iwtm_ivi.yaml",
+            "base: smoke\nstudies: [iwtm]\niwtm:\n  ivi: {seed_per_class: 10, max_per_class: 5}\n",
+            "config iwtm.ivi.max_per_class: 5 < seed_per_class 10",
+        ),
+        # allowed values (Literal) and an unknown nested key
+        (
+            "iwtm_codebook.yaml",
+            "base: smoke\nstudies: [iwtm]\niwtm:\n  active: {codebook: test}\n",
+            "config iwtm.active.codebook: 'test' is not one of ['seed', 'pool']",
+        ),
+        (
+            "iwtm_nested.yaml",
+            "base: smoke\nstudies: [iwtm]\niwtm:\n  gibbs: {n_itr: 5}\n",
+            "config iwtm.gibbs.n_itr: unknown key",
+        ),
+        (
+            "scvb0_kappa.yaml",
+            "base: smoke\nstudies: [scvb0]\nscvb0:\n  rho_phi: {s: 10, tau: 1000, kappa: 1.5}\n",
+            "config scvb0.rho_phi.kappa: must be > 0, <= 1, got 1.5",
+        ),
+    ],
+)
+def test_a_bad_study_value_stops_the_start_up_naming_the_key(workdir, name, text, needle):
+    """Issue 25: every study in `studies` has its section parsed into every step's settings
+    when the workflow loads, ranges and cross-field checks included, so a bad value stops
+    `snakemake -n` before the DAG is built (no job), in a few lines naming the key."""
+    rc, lines = _dry_run(workdir, text, name)
+    out = "\n".join(lines)
+    assert rc != 0 and len(lines) <= MAX_LINES, out
+    assert needle in out, out
+    assert "config/README.md" in out, out
+    assert "Building DAG" not in out and "Job stats" not in out, out
+
+
 def test_minimal_file_resolves_without_studies_or_datasets(workdir):
     rc, lines = _dry_run(workdir, "threads: 1\n", "tiny_run.yaml")
     out = "\n".join(lines)

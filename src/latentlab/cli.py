@@ -7,6 +7,7 @@ Groups are discovered, so a study adds commands without editing this file:
 * ``latentlab.plotting.cli``             -> ``latentlab figures check RUN_DIR``
 * ``latentlab.rebuild``                  -> ``latentlab rebuild PUBLISHED_FILE ...``
 * ``latentlab.ladder``                   -> ``latentlab ladder collect|bench`` (rules/ladder.smk)
+* ``latentlab.config_reference``         -> ``latentlab config reference`` (config/README.md)
 * ``latentlab.studies.<study>.cli``      -> ``latentlab <study> ...``
 
 Each such module defines ``register(subparsers)`` that adds one parser for its group
@@ -30,6 +31,7 @@ CORE_GROUPS = [
     "latentlab.plotting.cli",
     "latentlab.rebuild",
     "latentlab.ladder",
+    "latentlab.config_reference",
 ]
 
 
@@ -54,6 +56,7 @@ CORE_BY_NAME = {
     "data": "latentlab.data.cli",
     "claims": "latentlab.claims.cli",
     "ladder": "latentlab.ladder",
+    "config": "latentlab.config_reference",
 }
 
 

@@ -252,13 +252,16 @@ def documented(section: str) -> Iterator[None]:
     except ConfigFileError:
         raise
     except ConfigError as e:
+        # every key: config/README.md (generated from the settings dataclasses)
         if section == "compare":
             doc = (
+                "config/README.md (section compare), "
                 "src/latentlab/studies/compare/study.py (settings dataclasses), "
                 + _SECTIONS["compare"]
             )
         else:
             doc = (
+                f"config/README.md (section {section}), "
                 f"src/latentlab/studies/{section}/study.py (settings dataclasses); "
                 f"a complete {section} section: config/config.yaml (`base: smoke` starts from it)"
             )

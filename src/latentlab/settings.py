@@ -14,6 +14,17 @@ strict, so a misspelt key stops the run naming it::
 Supported field types: bool, int, float, str, ``X | None``, ``list[X]``, ``tuple[X, ...]``,
 ``dict[str, X]``, ``Literal[...]``, nested dataclasses, and ``Any`` (taken as given).
 Ints are accepted where floats are expected; bools are never taken for numbers.
+
+A range is declared on the field, so that the start-up check enforces it and the config
+reference (``config/README.md``, :mod:`latentlab.config_reference`) states it::
+
+    n_iter: int = setting(500, ge=1)                    # >= 1
+    rho: float = setting(0.5, gt=0, le=1)               # in (0, 1]
+    T: list[int] = setting(factory=lambda: [25], ge=1)  # every item >= 1
+
+A check that relates several fields goes in ``__post_init__`` and raises :class:`Invalid`
+with the field's name; :func:`parse_settings` re-raises it naming the full key
+(``iwtm.ivi.max_per_class``).
 """
 
 from __future__ import annotations
@@ -26,6 +37,62 @@ from typing import Any, Literal, get_args, get_origin, get_type_hints
 from latentlab.errors import ConfigError
 
 _MISSING = dataclasses.MISSING
+_BOUNDS = (("ge", ">="), ("gt", ">"), ("le", "<="), ("lt", "<"))
+
+
+class Invalid(ConfigError):
+    """A settings value refused by its dataclass's ``__post_init__``: ``key`` is the field's
+    name (or a dotted path below it), completed to the full config key by
+    :func:`parse_settings`."""
+
+    def __init__(self, key: str, problem: str):
+        super().__init__(key, problem)
+        self.problem = problem
+
+
+def setting(
+    default: Any = _MISSING,
+    *,
+    factory: Any = _MISSING,
+    ge: float | None = None,
+    gt: float | None = None,
+    le: float | None = None,
+    lt: float | None = None,
+):
+    """A settings field with a range: ``ge``/``gt``/``le``/``lt`` bound a number, or every
+    number of a list or mapping value (``None`` values pass). Checked by
+    :func:`parse_settings`, stated by the config reference."""
+    bounds = {k: v for k, v in (("ge", ge), ("gt", gt), ("le", le), ("lt", lt)) if v is not None}
+    return dataclasses.field(default=default, default_factory=factory, metadata=bounds)
+
+
+def range_text(f: dataclasses.Field) -> str:
+    """The range a field declares, in words (``>= 1``, ``> 0, <= 1``), or ``""``."""
+    return ", ".join(f"{sym} {f.metadata[k]}" for k, sym in _BOUNDS if k in f.metadata)
+
+
+def _check_range(f: dataclasses.Field, value: Any, where: str) -> None:
+    if value is None or not any(k in f.metadata for k, _ in _BOUNDS):
+        return
+    if isinstance(value, dict):
+        for k, v in value.items():
+            _check_range(f, v, f"{where}.{k}")
+        return
+    if isinstance(value, (list, tuple)):
+        for i, v in enumerate(value):
+            _check_range(f, v, f"{where}[{i}]")
+        return
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return
+    m = f.metadata
+    ok = (
+        ("ge" not in m or value >= m["ge"])
+        and ("gt" not in m or value > m["gt"])
+        and ("le" not in m or value <= m["le"])
+        and ("lt" not in m or value < m["lt"])
+    )
+    if not ok:
+        raise ConfigError(where, f"must be {range_text(f)}, got {value!r}")
 
 
 def field_names(cls) -> list[str]:
@@ -50,9 +117,13 @@ def parse_settings(cls, mapping: Any, where: str, *, ignore: tuple[str, ...] = (
     for name, f in fields.items():
         if name in mapping:
             kwargs[name] = _convert(hints[name], mapping[name], f"{where}.{name}")
+            _check_range(f, kwargs[name], f"{where}.{name}")
         elif f.default is _MISSING and f.default_factory is _MISSING:
             raise ConfigError(f"{where}.{name}", f"required by {cls.__name__}, not given")
-    return cls(**kwargs)
+    try:
+        return cls(**kwargs)
+    except Invalid as e:
+        raise ConfigError(f"{where}.{e.key}", e.problem) from None
 
 
 def _convert(tp, value, where: str):

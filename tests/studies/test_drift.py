@@ -52,8 +52,12 @@ def test_monthly_networks_bad_input_is_named():
     assert s["empty_months"] == ["1999-03"]
     with pytest.raises(ConfigError, match="n_actors"):
         monthly_networks(g, 9, "1999-01", "1999-03")
-    with pytest.raises(ConfigError, match="YYYY-MM"):
-        monthly_networks(g, 2, "1999/01", "1999-03")
+    # the month format and window are the settings' (checked at start-up)
+    st = load_study("drift")
+    with pytest.raises(ConfigError, match=r"drift\.network\.first_month: expected YYYY-MM"):
+        st.settings("network", {"network": {"first_month": "1999/01"}})
+    with pytest.raises(ConfigError, match=r"drift\.network\.last_month: .*< 2 months"):
+        st.settings("network", {"network": {"first_month": "1999-03", "last_month": "1999-03"}})
 
 
 def test_heldout_fraction_outside_unit_interval_is_refused(tmp_path):

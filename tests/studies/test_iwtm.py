@@ -59,8 +59,8 @@ def test_desc_per_doc_subsample_is_a_seeded_subset(tmp_path):
         r = rows[z["indptr"][d] : z["indptr"][d + 1]]
         assert np.all((r >= ip[d]) & (r < ip[d + 1])) and np.all(np.diff(r) > 0)
     np.testing.assert_array_equal(z["X"], _load(tmp_path / "d.npz", 4, seed=3)[0]["X"])
-    with pytest.raises(ConfigError, match="desc_per_doc"):
-        _load(tmp_path / "d.npz", 0)
+    with pytest.raises(ConfigError, match=r"iwtm\.desc_per_doc: must be >= 1, got 0"):
+        load_study("iwtm").settings("ch4", {"desc_per_doc": 0})  # at start-up, not in _load
 
 
 # ---------------------------------------------------------------- chapters 6-7 steps

@@ -25,7 +25,7 @@ from scipy.optimize import linear_sum_assignment
 
 from latentlab.data.corpus import BowCorpus, keep_top_words
 from latentlab.data.local import TEXT_DEFAULTS
-from latentlab.errors import ConfigError, DataError
+from latentlab.errors import DataError
 from latentlab.models.drift import lfrm_lda as lm
 
 from .networks import monthly_networks
@@ -84,8 +84,6 @@ def tokenise(texts, extra_stop, min_count, vocab_max):
     """BowCorpus of the pairs' documents (in ``sorted(texts)`` order) and its summary."""
     from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS, CountVectorizer
 
-    if vocab_max < 1 or min_count < 1:
-        raise ConfigError("drift.enron_text", "vocab_max and min_count must be >= 1")
     pairs = sorted(texts)
     docs = [" ".join(texts[p]) for p in pairs]
     settings = {**TEXT_DEFAULTS, "stop_words": sorted(ENGLISH_STOP_WORDS | set(extra_stop))}
@@ -167,8 +165,6 @@ def enron_text_fit(ctx):
     from latentlab.data.graph import TemporalGraph
 
     e, nw, f = ctx.settings.enron_text, ctx.settings.network, ctx.settings.text_fit
-    if e.K < 1:
-        raise ConfigError("drift.enron_text.K", "must be >= 1")
     g = TemporalGraph.load(ctx.input("graph"))
     messages = Path(ctx.input("messages"))
     if not messages.exists():

@@ -10,7 +10,6 @@ from dataclasses import asdict
 
 import numpy as np
 
-from latentlab.errors import ConfigError
 from latentlab.models.drift import predict as pr
 from latentlab.models.drift.sampler import Data, Hyper, run_chains
 
@@ -19,12 +18,6 @@ from .study import METHODS
 
 def hyper_of(h, fixed_K=None) -> Hyper:
     return Hyper(**asdict(h), fixed_K=fixed_K)
-
-
-def check_fraction(value: float, key: str) -> float:
-    if not 0.0 < value < 1.0:
-        raise ConfigError(key, f"must lie in (0, 1), got {value}")
-    return value
 
 
 def forecast_all(

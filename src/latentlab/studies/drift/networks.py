@@ -18,14 +18,10 @@ from latentlab.errors import ConfigError, DataError
 
 
 def _month_index(times, first: str, last: str):
-    try:
-        y0, m0 = (int(x) for x in first.split("-"))
-        y1, m1 = (int(x) for x in last.split("-"))
-    except ValueError as e:
-        raise ConfigError("drift.network.first_month/last_month", "expected YYYY-MM") from e
+    # YYYY-MM, a window of >= 2 months: checked at start-up (NetworkSpec)
+    y0, m0 = (int(x) for x in first.split("-"))
+    y1, m1 = (int(x) for x in last.split("-"))
     n_months = (y1 - y0) * 12 + (m1 - m0) + 1
-    if n_months < 2:
-        raise ConfigError("drift.network.last_month", f"window {first}..{last} has < 2 months")
     d = [dt.datetime.fromtimestamp(int(t), tz=dt.UTC) for t in times]
     idx = np.array([(x.year - y0) * 12 + (x.month - m0) for x in d], dtype=np.int64)
     labels = [f"{y0 + (m0 - 1 + k) // 12:04d}-{(m0 - 1 + k) % 12 + 1:02d}" for k in range(n_months)]

@@ -15,7 +15,6 @@ from latentlab.models.drift.sampler import Data, run_chains
 from latentlab.models.drift.synthetic import drift_dataset, enron_like
 
 from .fitting import (
-    check_fraction,
     forecast_all,
     heldout_mask,
     heldout_scores,
@@ -71,14 +70,11 @@ def _align(Zs, Ztrue):
 def synth_fit(ctx):
     """Table 2.1 (top), Figs 2.2 and 2.3: forecasting t = T + 1, missing data, recovery."""
     s = ctx.settings.synthetic_fit
-    check_fraction(s.heldout_frac, "drift.synthetic_fit.heldout_frac")
     net = np.load(ctx.input("networks"))
     Yall, Ztrue = net["Y"], net["Z"]
     hyper = hyper_of(ctx.settings.hyper)
     rows, mats, traces = [], {}, []
     t0 = time.perf_counter()
-    if s.datasets < 1:
-        raise ConfigError("drift.synthetic_fit.datasets", f"must be >= 1, got {s.datasets}")
     for d in range(min(s.datasets, len(Yall))):
         seed = ctx.seed(s.seed_offset, d)
         Ytr, ynext = Yall[d, :-1], Yall[d, -1]
@@ -203,17 +199,14 @@ def network(ctx):
 def monthly_fit(ctx):
     """Table 2.1 (bottom), Figs 2.4-2.7, Table 2.2: retrain every month, then missing data."""
     s = ctx.settings.monthly_fit
-    check_fraction(s.heldout_frac, "drift.monthly_fit.heldout_frac")
     net = np.load(ctx.input("networks"))
     Y = net["Y"].astype(np.int8)
     T = Y.shape[0]
-    if not 2 <= s.first_t <= T:
-        raise ValueError(f"drift.monthly_fit.first_t must be in 2..{T}")
+    if s.first_t > T:  # (>= 2: MonthlyFit, at start-up)
+        raise ConfigError("drift.monthly_fit.first_t", f"{s.first_t} > the data's {T} months")
     hyper = hyper_of(ctx.settings.hyper)
     rows, mats, times, traces = [], {}, [], []
     N = Y.shape[1]
-    if s.forecast_every < 1:
-        raise ConfigError("drift.monthly_fit.forecast_every", "must be >= 1")
     months = list(range(T, s.first_t - 1, -s.forecast_every))[::-1]  # always include T
     for t in months:  # 1-based month t, trained on 1..t-1
         t0 = time.perf_counter()

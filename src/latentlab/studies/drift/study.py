@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+from latentlab.settings import Invalid, setting
 from latentlab.studies.shape import Study
 
 # the modules that register this study's steps (shape.load_study imports them all, a job
@@ -47,9 +48,9 @@ class HyperSettings:
 class SynthSpec:
     """Synthetic DRIFT data (Sec. 2.6.1): N actors, T + 1 steps (the last one forecast)."""
 
-    n_datasets: int = 10
-    N: int = 10
-    T: int = 100
+    n_datasets: int = setting(10, ge=1)
+    N: int = setting(10, ge=2)
+    T: int = setting(100, ge=1)
     W: list[list[float]] = field(
         default_factory=lambda: [[3.0, -1.0, -1.0], [-1.0, 3.0, -1.0], [-1.0, -1.0, 3.0]]
     )
@@ -73,16 +74,17 @@ class SynthDataSettings:
 
 @dataclass(frozen=True)
 class SynthFit:
-    chains: int = 20
-    burnin: int = 100
-    datasets: int = 10  # the first ``datasets`` data sets get Table 2.1's fits (document: 10)
-    forecast_draws: int = 10
-    heldout_frac: float = 0.2
-    recovery_K: int = 3
-    recovery_datasets: int = 10
-    baseline_c: float = 0.2  # urn concentration = (training steps) * 0.2 = T/5
+    chains: int = setting(20, ge=1)
+    burnin: int = setting(100, ge=0)
+    # the first ``datasets`` data sets get Table 2.1's fits (document: 10)
+    datasets: int = setting(10, ge=1)
+    forecast_draws: int = setting(10, ge=1)
+    heldout_frac: float = setting(0.2, gt=0, lt=1)
+    recovery_K: int = setting(3, ge=1)
+    recovery_datasets: int = setting(10, ge=0)
+    baseline_c: float = setting(0.2, gt=0)  # urn concentration = (training steps) * 0.2 = T/5
     baseline_norm: Literal["density", "beta"] = "density"
-    processes: int = 2
+    processes: int = setting(2, ge=1)
     seed_offset: int = 100
 
 
@@ -117,13 +119,25 @@ class NetworkSpec:
     """Monthly binary symmetric sociomatrices (Sec. 2.6.2)."""
 
     source: Literal["enron_email", "synthetic"] = "enron_email"
-    n_actors: int = 50
-    first_month: str = "1999-06"
-    last_month: str = "2002-06"
+    n_actors: int = setting(50, ge=2)  # the top actors by messages (at most all of them)
+    first_month: str = "1999-06"  # YYYY-MM, the first month of the window
+    last_month: str = "2002-06"  # YYYY-MM, the last month (the window holds >= 2 months)
     outside_window: Literal["drop", "error"] = "drop"
     empty_month: Literal["error", "keep"] = "error"
     synthetic: EnronLike = field(default_factory=EnronLike)
     seed_offset: int = 200
+
+    def __post_init__(self):
+        months = []
+        for name in ("first_month", "last_month"):
+            y, sep, m = getattr(self, name).partition("-")
+            if not (sep and y.isdigit() and m.isdigit() and 1 <= int(m) <= 12):
+                raise Invalid(name, f"expected YYYY-MM, got {getattr(self, name)!r}")
+            months.append(int(y) * 12 + int(m))
+        if months[1] - months[0] + 1 < 2:
+            raise Invalid(
+                "last_month", f"window {self.first_month}..{self.last_month} has < 2 months"
+            )
 
 
 @dataclass(frozen=True)
@@ -133,19 +147,21 @@ class NetworkSettings:
 
 @dataclass(frozen=True)
 class MonthlyFit:
-    chains: int = 3
-    burnin: int = 100
-    samples: int = 10
-    thin: int = 1
-    forecast_draws: int = 10
-    first_t: int = 3  # forecast months first_t..T (1-based), as in the document
-    forecast_every: int = 1  # forecast every month (document); > 1 skips months (recorded)
-    missing_chains: int = 30
-    missing_burnin: int = 300
-    heldout_frac: float = 0.2
-    baseline_c: float = 0.2
+    chains: int = setting(3, ge=1)
+    burnin: int = setting(100, ge=0)
+    samples: int = setting(10, ge=1)
+    thin: int = setting(1, ge=1)
+    forecast_draws: int = setting(10, ge=1)
+    # forecast months first_t..T (1-based), as in the document (at most T: the data's)
+    first_t: int = setting(3, ge=2)
+    # forecast every month (document); > 1 skips months (recorded)
+    forecast_every: int = setting(1, ge=1)
+    missing_chains: int = setting(30, ge=1)
+    missing_burnin: int = setting(300, ge=0)
+    heldout_frac: float = setting(0.2, gt=0, lt=1)
+    baseline_c: float = setting(0.2, gt=0)
     baseline_norm: Literal["density", "beta"] = "density"
-    processes: int = 2
+    processes: int = setting(2, ge=1)
     seed_offset: int = 300
 
 
@@ -271,25 +287,31 @@ class TextSpec:
     link: Literal["logistic", "poisson", "gaussian"] = "poisson"
     w_prior: Literal["normal", "exponential"] = "normal"
     w_diagonal: bool = False
-    N: int = 40
-    M: int = 0
-    K: int = 5
-    K2: int = 0
-    V: int = 500
+    N: int = setting(40, ge=1)
+    M: int = setting(0, ge=0)
+    K: int = setting(5, ge=1)
+    K2: int = setting(0, ge=0)
+    V: int = setting(500, ge=1)
     w_diag: float = 1.5
     w_off: float = -0.5
     eps: float = -1.5
-    p_feature: float = 0.3
-    obs_frac: float = 1.0
+    p_feature: float = setting(0.3, ge=0, le=1)
+    obs_frac: float = setting(1.0, gt=0, le=1)
     node_docs: bool = False
     edge_docs: bool = True
-    node_len: int = 50
-    edge_len: int = 30
-    gamma: float = 0.8
-    lam: float = 0.6
-    alpha_plus: float = 2.0
-    beta_gen: float = 0.05
-    gauss_sd: float = 1.0
+    node_len: int = setting(50, ge=0)
+    edge_len: int = setting(30, ge=0)
+    gamma: float = setting(0.8, ge=0, le=1)
+    lam: float = setting(0.6, ge=0, le=1)
+    alpha_plus: float = setting(2.0, gt=0)
+    beta_gen: float = setting(0.05, gt=0)
+    gauss_sd: float = setting(1.0, gt=0)
+
+    def __post_init__(self):
+        if self.model == "bmf_lda" and (self.M < 1 or self.K2 < 1):
+            raise Invalid("M" if self.M < 1 else "K2", "bmf_lda needs M >= 1 and K2 >= 1")
+        if self.model == "lfrm_lda" and not (self.node_docs or self.edge_docs):
+            raise Invalid("edge_docs", "a text network needs node or edge documents")
 
 
 @dataclass(frozen=True)
@@ -298,7 +320,7 @@ class TextData:
     (Table 2.4: logistic, diagonal positive W, one document per node) and a rectangular
     BMF_LDA set (App. A example 2: Gaussian ratings with a review on each rating)."""
 
-    n_datasets: int = 3
+    n_datasets: int = setting(3, ge=1)
     enron_text: TextSpec = field(default_factory=TextSpec)
     twitter_text: TextSpec = field(
         default_factory=lambda: TextSpec(
@@ -344,21 +366,21 @@ class TextFit:
     the proposal s.d. is σ_W as in Eq. A.11), σ_ε, the ε proposal, the finite IBP α and
     the initial γ, λ, α⁺."""
 
-    burnin: int = 3000
-    samples: int = 100
-    thin: int = 1
-    sigma_w: float = 1.0
-    sigma_w_prop: float = 1.0
-    sigma_eps: float = 3.0
-    sigma_eps_prop: float = 0.1
-    ibp_alpha: float = 3.0
-    beta: float = 0.1
-    alpha_plus_init: float = 1.0
-    gamma_init: float = 0.5
-    lambda_init: float = 0.5
-    eb_steps: int = 5
-    eb_step_size: float = 0.05
-    minka_iters: int = 5
+    burnin: int = setting(3000, ge=0)
+    samples: int = setting(100, ge=1)
+    thin: int = setting(1, ge=1)
+    sigma_w: float = setting(1.0, gt=0)
+    sigma_w_prop: float = setting(1.0, gt=0)
+    sigma_eps: float = setting(3.0, gt=0)
+    sigma_eps_prop: float = setting(0.1, gt=0)
+    ibp_alpha: float = setting(3.0, gt=0)
+    beta: float = setting(0.1, gt=0)
+    alpha_plus_init: float = setting(1.0, gt=0)
+    gamma_init: float = setting(0.5, gt=0, lt=1)
+    lambda_init: float = setting(0.5, gt=0, lt=1)
+    eb_steps: int = setting(5, ge=0)
+    eb_step_size: float = setting(0.05, gt=0)
+    minka_iters: int = setting(5, ge=0)
     realign: bool = True
     seed_offset: int = 500
 
@@ -378,19 +400,19 @@ class EnronText:
     (the analogue of the document cutting the text after "forwarded")."""
 
     enabled: bool = False
-    K: int = 20
-    burnin: int = 3000
-    samples: int = 100
-    thin: int = 1
-    min_count: int = 2
-    vocab_max: int = 15150
+    K: int = setting(20, ge=1)
+    burnin: int = setting(3000, ge=0)
+    samples: int = setting(100, ge=1)
+    thin: int = setting(1, ge=1)
+    min_count: int = setting(2, ge=1)
+    vocab_max: int = setting(15150, ge=1)
     extra_stop_words: list[str] = field(default_factory=lambda: ["re", "fw", "fwd"])
     seed_offset: int = 600
     # C2.13: independent chains (seeds seed_offset, r = 1..chains-1) matched to the first;
     # a topic is stable when its partner is closer than chain_match_ratio x the distance to
     # its nearest other topic (C2.7's text_l1_ratio)
-    chains: int = 2
-    chain_match_ratio: float = 0.5
+    chains: int = setting(2, ge=1)
+    chain_match_ratio: float = setting(0.5, gt=0)
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,6 @@ from dataclasses import asdict
 import numpy as np
 import pandas as pd
 
-from latentlab.errors import ConfigError
 from latentlab.models.drift import lfrm_lda as lm
 from latentlab.models.drift.synthetic import bmf_lda_dataset, lfrm_lda_dataset
 
@@ -26,17 +25,14 @@ def _spec(settings, kind):
 
 
 def _generate(spec, rng):
+    # (M, K2 >= 1 for bmf_lda, node or edge documents for lfrm_lda: TextSpec, at start-up)
     if spec.model == "bmf_lda":
-        if spec.M < 1 or spec.K2 < 1:
-            raise ConfigError("drift.text_data.bmf_text", "bmf_lda needs M >= 1 and K2 >= 1")
         return bmf_lda_dataset(
             spec.N, spec.M, spec.K, spec.K2, spec.V, spec.link, spec.w_diag, spec.w_off,
             spec.eps, spec.p_feature, spec.obs_frac, spec.node_docs, spec.edge_len,
             spec.node_len, spec.gamma, spec.lam, spec.alpha_plus, spec.beta_gen,
             spec.gauss_sd, rng,
         )  # fmt: skip
-    if not (spec.node_docs or spec.edge_docs):
-        raise ConfigError("drift.text_data", "a text network needs node or edge documents")
     return lfrm_lda_dataset(
         spec.N, spec.K, spec.V, spec.link, spec.w_diag, spec.w_off, spec.eps, spec.p_feature,
         spec.node_docs, spec.edge_docs, spec.node_len, spec.edge_len, spec.gamma, spec.lam,
@@ -48,8 +44,6 @@ def _generate(spec, rng):
 def text_data(ctx):
     """Synthetic LFRM_LDA / BMF_LDA data with planted feature↔topic associations."""
     s = ctx.settings.text_data
-    if s.n_datasets < 1:
-        raise ConfigError("drift.text_data.n_datasets", "must be >= 1")
     for ki, kind in enumerate(KINDS):
         spec = _spec(ctx.settings, kind)
         arrays = {}

@@ -170,14 +170,13 @@ def run_loop(learner, labels, seed_docs, pool, test, a, svm, method, seed, log=p
 
 
 def check(a, n_cls, pool_max):
-    """Errors naming the setting for sizes that cannot work."""
+    """Errors naming the setting for sizes that cannot work with the data (the ranges,
+    ``codebook`` and ``methods`` are checked at start-up: ActiveCfg)."""
     key = "iwtm.active"
-    if a.seed_per_class < 1:
-        raise ConfigError(f"{key}.seed_per_class", "every class needs a labelled seed document")
     if a.pool_per_class > pool_max:
         raise ConfigError(f"{key}.pool_per_class", f"{a.pool_per_class} > the pool {pool_max}")
     pool = (a.pool_per_class - a.seed_per_class) * n_cls
-    if pool < a.round_size or a.round_size < 1:
+    if pool < a.round_size:
         raise ConfigError(
             f"{key}.round_size",
             f"{a.round_size} per round from an unlabelled "
@@ -185,10 +184,6 @@ def check(a, n_cls, pool_max):
         )
     if a.max_labelled < a.seed_per_class * n_cls:
         raise ConfigError(f"{key}.max_labelled", "smaller than the seed set")
-    if a.codebook not in ("seed", "pool"):
-        raise ConfigError(f"{key}.codebook", f"{a.codebook!r} not in ('seed', 'pool')")
-    if not a.methods or set(a.methods) - set(METHODS):
-        raise ConfigError(f"{key}.methods", f"{a.methods} must be a subset of {METHODS}")
 
 
 @STUDY.run("active", settings=ActiveStepSettings)

@@ -89,10 +89,6 @@ def ivi(ctx):
     """Fig 7.3 / Table 7.1: IVI, IVI-NO-EXTEND and retraining from scratch on a training
     set that grows by grow_per_class images per class per round."""
     s, c = ctx.settings.ivi, ctx.settings.cavi
-    if s.seed_per_class < 1 or s.grow_per_class < 1 or s.max_per_class < s.seed_per_class:
-        raise ConfigError(
-            "iwtm.ivi", "need 1 <= seed_per_class <= max_per_class and grow_per_class >= 1"
-        )
     z, meta = _load(ctx.input("data"), ctx.settings.desc_per_doc, ctx.seed(7))
     rank, labels = z["rank"], z["labels"]
     _check_pool(rank, s.max_per_class, "iwtm.ivi.max_per_class")

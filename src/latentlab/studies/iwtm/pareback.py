@@ -13,7 +13,6 @@ import numpy as np
 import pandas as pd
 
 from latentlab.data.splits import pool_train
-from latentlab.errors import ConfigError
 
 from .runs import _load, _sub
 from .study import STUDY, ParebackSettings
@@ -51,8 +50,6 @@ def clusters_per_iteration(X, C, gamma, n_iter, seed, min_count=1.0):
 @STUDY.run("pareback", settings=ParebackSettings)
 def pareback(ctx):
     s = ctx.settings.pareback
-    if s.C < 1 or s.n_iter < 1:
-        raise ConfigError("iwtm.pareback", f"C and n_iter must be >= 1, got {s.C}, {s.n_iter}")
     z, meta = _load(ctx.input("data"), ctx.settings.desc_per_doc, ctx.seed(7))
     X, _ = _sub(z, pool_train(z["rank"], s.n_train))
     rng = np.random.default_rng(ctx.seed(s.seed_offset))

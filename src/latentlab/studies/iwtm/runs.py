@@ -115,7 +115,7 @@ def data(ctx):
         fs = scene_features(folder, name, s.scene, ctx.threads, ctx.seed(3))
         truth = {}
         kind = "real"
-    else:
+    else:  # (iwtm.datasets names one of these: the settings' Literal, at start-up)
         raise ConfigError("iwtm.datasets", f"unknown dataset {name!r}")
     rank = pool_split(
         fs.labels,
@@ -160,9 +160,7 @@ def _load(path, desc_per_doc=None, seed=0):
     subset of at most that many descriptors per document (a recorded reduction)."""
     z = dict(np.load(path))
     meta = json.loads(Path(str(path).replace(".npz", ".json")).read_text())
-    if desc_per_doc is not None:
-        if desc_per_doc < 1:
-            raise ConfigError("iwtm.desc_per_doc", f"must be >= 1, got {desc_per_doc}")
+    if desc_per_doc is not None:  # (>= 1: the settings, at start-up)
         rng = np.random.default_rng(seed)
         ip = z["indptr"]
         keep, lens = [], []
@@ -279,9 +277,6 @@ def scene8(ctx):
     if not 1 <= e.n_train <= int(rank.max()) + 1:
         raise ConfigError("iwtm.scene8.n_train", f"{e.n_train} is not in 1..the training "
                           f"pool ({int(rank.max()) + 1} per class)")  # fmt: skip
-    if e.test_per_class is not None and e.test_per_class < 1:
-        raise ConfigError("iwtm.scene8.test_per_class", f"must be >= 1 or null, got "
-                          f"{e.test_per_class}")  # fmt: skip
     tr = pool_train(rank, e.n_train)
     test = pool_test(rank, labels, e.test_per_class, ctx.seed(e.seed_offset + 50))
     docs = np.concatenate([tr, test])

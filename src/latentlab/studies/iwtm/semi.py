@@ -28,11 +28,10 @@ def semi(ctx):
     z, meta = _load(ctx.input("data"), ctx.settings.desc_per_doc, ctx.seed(7))
     rank, labels = z["rank"], z["labels"]
     pool = int(rank.max()) + 1
-    if max(s.n_total) > pool or max(s.n_labelled) > max(s.n_total) or min(s.n_labelled) < 2:
+    # (2 <= n_labelled <= max(n_total): SemiCfg, at start-up; the pool is the data's)
+    if max(s.n_total) > pool:
         raise ConfigError(
-            "iwtm.semi",
-            f"need 2 <= n_labelled <= max(n_total) <= the pool ({pool}/class); "
-            f"got n_total {s.n_total}, n_labelled {s.n_labelled}",
+            "iwtm.semi.n_total", f"max {max(s.n_total)} > the training pool ({pool}/class)"
         )
     test = np.where(rank < 0)[0]
     Xte, ipte = _sub(z, test)

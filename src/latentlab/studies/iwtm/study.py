@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+from latentlab.settings import Invalid, setting
 from latentlab.studies.shape import Study
 
 # the modules that register this study's steps (shape.load_study imports them all, a job
@@ -32,6 +33,9 @@ STUDY = Study(
         "bench",
     ),
 )
+
+# the datasets of the experiment steps (runs.py: SYN-IWTM or a 15-Scene subset)
+Dataset = Literal["syn_iwtm", "scene13", "scene8"]
 
 
 @dataclass(frozen=True)
@@ -74,7 +78,7 @@ class SplitCfg:
     """Fixed test set = every document outside a seeded ``train_pool``-per-class pool;
     the n_train sets are the first n of each class's pool order."""
 
-    train_pool: int = 100
+    train_pool: int = setting(100, ge=1)
     seed_offset: int = 10
 
 
@@ -90,18 +94,18 @@ class GibbsCfg:
     """Ch. 4: 500 sweeps, hyperparameters every 10 after 100, 50 test sweeps; alpha0 = 50,
     gamma = 1 initially; E[lambda] = precision(x), shape ``a`` (vague), beta0 = 1."""
 
-    T: list[int] = field(default_factory=lambda: [25, 50])
-    n_iter: int = 500
-    burn_in: int = 100
-    hyper_every: int = 10
-    test_iter: int = 50
-    alpha0: float = 50.0
-    gamma: float = 1.0
-    alpha_init: float = 1.0
-    shape_a: float = 1.0
-    beta0: float = 1.0
-    dish_cap: int = 4000
-    seeds: int = 1
+    T: list[int] = setting(factory=lambda: [25, 50], ge=1)
+    n_iter: int = setting(500, ge=1)
+    burn_in: int = setting(100, ge=0)
+    hyper_every: int = setting(10, ge=1)
+    test_iter: int = setting(50, ge=1)
+    alpha0: float = setting(50.0, gt=0)
+    gamma: float = setting(1.0, gt=0)
+    alpha_init: float = setting(1.0, gt=0)
+    shape_a: float = setting(1.0, gt=0)
+    beta0: float = setting(1.0, gt=0)
+    dish_cap: int = setting(4000, ge=1)
+    seeds: int = setting(1, ge=1)
     seed_offset: int = 100
 
 
@@ -110,10 +114,11 @@ class SldaCfg:
     """Supervised LDA on K-means visual words (Fei-Fei & Perona Theme Model 1), Gibbs with
     the same schedule; beta = 1 initially (then optimised), alpha_y by (4.17)."""
 
-    K: list[int] = field(default_factory=lambda: [25, 50, 100, 200, 500, 1000, 2000])
-    beta_init: float = 1.0
-    kmeans_iter: int = 20
-    kmeans_points: int | None = None  # training descriptors K-means sees (null = all)
+    K: list[int] = setting(factory=lambda: [25, 50, 100, 200, 500, 1000, 2000], ge=1)
+    beta_init: float = setting(1.0, gt=0)
+    kmeans_iter: int = setting(20, ge=1)
+    # training descriptors K-means sees (null = all)
+    kmeans_points: int | None = setting(None, ge=1)
 
 
 @dataclass(frozen=True)
@@ -121,23 +126,23 @@ class CaviCfg:
     """Ch. 5: alpha0 = 1, gamma = 10, chi1 = 32 dim, chi1 chi2 = precision(x), beta0 = 1,
     alpha = 1/T; 50 iterations; C = 4000, K = 8000."""
 
-    T: list[int] = field(default_factory=lambda: [25, 50])
-    C: int = 4000
-    K: int = 8000
-    n_iter: int = 50
-    alpha0: float = 1.0
-    gamma: float = 10.0
-    chi1_per_dim: float = 32.0
-    beta0: float = 1.0
-    c_top: int = 10
-    map_top: int = 8
-    mapping_mode: str = "tied"
-    max_local: int = 100
-    local_tol: float = 1e-3
+    T: list[int] = setting(factory=lambda: [25, 50], ge=1)
+    C: int = setting(4000, ge=1)
+    K: int = setting(8000, ge=1)
+    n_iter: int = setting(50, ge=1)
+    alpha0: float = setting(1.0, gt=0)
+    gamma: float = setting(10.0, gt=0)
+    chi1_per_dim: float = setting(32.0, gt=0)
+    beta0: float = setting(1.0, gt=0)
+    c_top: int = setting(10, ge=1)
+    map_top: int = setting(8, ge=1)
+    mapping_mode: Literal["tied", "per_topic", "literal"] = "tied"
+    max_local: int = setting(100, ge=1)
+    local_tol: float = setting(1e-3, gt=0)
     # E l GEMM precision for the top-C ranking (float32 re-checks the boundary in float64:
     # same selection; models.iwtm.cavi.CaviSettings.el_gemm). Not a choice of the document.
-    el_gemm: str = "float64"
-    seeds: int = 1
+    el_gemm: Literal["float64", "float32"] = "float64"
+    seeds: int = setting(1, ge=1)
     seed_offset: int = 200
 
 
@@ -145,10 +150,10 @@ class CaviCfg:
 class KmeansLdaCfg:
     """LDA+KMEANS (ch. 5): K-means codebook, batch VB LDA alpha = eta = 1/T, 50 iterations."""
 
-    K: list[int] = field(default_factory=lambda: [125, 250, 500, 750, 1000, 1750, 3000, 8000])
-    n_iter: int = 50
-    kmeans_iter: int = 20
-    kmeans_points: int | None = None
+    K: list[int] = setting(factory=lambda: [125, 250, 500, 750, 1000, 1750, 3000, 8000], ge=1)
+    n_iter: int = setting(50, ge=1)
+    kmeans_iter: int = setting(20, ge=1)
+    kmeans_points: int | None = setting(None, ge=1)
 
 
 @dataclass(frozen=True)
@@ -163,27 +168,27 @@ class GdpmmCfg:
     it collapses to 4-5 clusters on the descriptors)."""
 
     engine: Literal["iwtm", "sklearn"] = "iwtm"
-    C: int = 4000
-    gamma: float = 10.0
-    max_iter: int = 100
-    max_points: int | None = None
+    C: int = setting(4000, ge=1)
+    gamma: float = setting(10.0, gt=0)
+    max_iter: int = setting(100, ge=1)
+    max_points: int | None = setting(None, ge=1)
 
 
 @dataclass(frozen=True)
 class SvmCfg:
     """One-vs-rest SVM with a histogram-intersection kernel; C by ``folds``-fold CV."""
 
-    C_grid: list[float] = field(default_factory=lambda: [2.0**k for k in range(-5, 16, 2)])
-    folds: int = 10
+    C_grid: list[float] = setting(factory=lambda: [2.0**k for k in range(-5, 16, 2)], gt=0)
+    folds: int = setting(10, ge=2)
 
 
 @dataclass(frozen=True)
 class ExpSettings:
     """Settings of the experiment steps (one job per dataset)."""
 
-    datasets: list[str] = field(default_factory=lambda: ["scene13"])
-    desc_per_doc: int | None = None  # seeded subsample per document (null = all)
-    n_train: list[int] = field(default_factory=lambda: [25, 50, 100])
+    datasets: list[Dataset] = field(default_factory=lambda: ["scene13"])
+    desc_per_doc: int | None = setting(None, ge=1)  # seeded subsample per document (null = all)
+    n_train: list[int] = setting(factory=lambda: [25, 50, 100], ge=1)
     gibbs: GibbsCfg = field(default_factory=GibbsCfg)
     slda: SldaCfg = field(default_factory=SldaCfg)
     cavi: CaviCfg = field(default_factory=CaviCfg)
@@ -203,11 +208,11 @@ class Scene8Cfg:
     other Gibbs settings are the ``gibbs`` section's. ``reduction``: what this run leaves
     out of the document's protocol (recorded in the outputs)."""
 
-    dataset: str = "scene8"
-    T: int = 100
-    n_train: int = 100
-    test_per_class: int | None = 100
-    seeds: int = 1
+    dataset: Dataset = "scene8"
+    T: int = setting(100, ge=1)
+    n_train: int = setting(100, ge=1)
+    test_per_class: int | None = setting(100, ge=1)
+    seeds: int = setting(1, ge=1)
     seed_offset: int = 800
     reduction: str = ""
 
@@ -217,7 +222,7 @@ class Scene8Settings:
     """Settings of the scene8 step (Fig 4.3)."""
 
     scene8: Scene8Cfg = field(default_factory=Scene8Cfg)
-    desc_per_doc: int | None = None
+    desc_per_doc: int | None = setting(None, ge=1)
     gibbs: GibbsCfg = field(default_factory=GibbsCfg)
 
 
@@ -228,19 +233,19 @@ class ParebackCfg:
     first ``n_train`` pool images per class. The document's figure is another paper's; C
     and gamma default to the ch. 5 LDA+GDPMM settings."""
 
-    n_train: int = 100
-    C: int = 4000
-    gamma: float = 10.0
-    n_iter: int = 50
-    max_points: int | None = None
-    seeds: int = 1
+    n_train: int = setting(100, ge=1)
+    C: int = setting(4000, ge=1)
+    gamma: float = setting(10.0, gt=0)
+    n_iter: int = setting(50, ge=1)
+    max_points: int | None = setting(None, ge=1)
+    seeds: int = setting(1, ge=1)
     seed_offset: int = 900
 
 
 @dataclass(frozen=True)
 class ParebackSettings:
     pareback: ParebackCfg = field(default_factory=ParebackCfg)
-    desc_per_doc: int | None = None
+    desc_per_doc: int | None = setting(None, ge=1)
 
 
 @dataclass(frozen=True)
@@ -248,10 +253,19 @@ class SemiCfg:
     """Fig 5.4: CAVI on ``n_total`` images per class (labels unused), HIK SVM on the
     ``n_labelled`` per class among them; T = 25 as in the document (N_total 65-650)."""
 
-    T: int = 25
-    n_total: list[int] = field(default_factory=lambda: [5, 10, 20, 30, 40, 50])
-    n_labelled: list[int] = field(default_factory=lambda: [5, 10, 15, 20, 25])
+    T: int = setting(25, ge=1)
+    n_total: list[int] = setting(factory=lambda: [5, 10, 20, 30, 40, 50], ge=1)
+    n_labelled: list[int] = setting(factory=lambda: [5, 10, 15, 20, 25], ge=2)
     reduction: str = ""  # what this run leaves out of the document's protocol (recorded)
+
+    def __post_init__(self):
+        if not self.n_total or not self.n_labelled:
+            raise Invalid("n_total" if not self.n_total else "n_labelled", "must not be empty")
+        if max(self.n_labelled) > max(self.n_total):
+            raise Invalid(
+                "n_labelled",
+                f"max {max(self.n_labelled)} > max(n_total) {max(self.n_total)}",
+            )
 
 
 @dataclass(frozen=True)
@@ -259,7 +273,7 @@ class SemiSettings:
     """Settings of the semi step (CAVI and SVM settings shared with ch. 5)."""
 
     semi: SemiCfg = field(default_factory=SemiCfg)
-    desc_per_doc: int | None = None
+    desc_per_doc: int | None = setting(None, ge=1)
     cavi: CaviCfg = field(default_factory=CaviCfg)
     svm: SvmCfg = field(default_factory=SvmCfg)
     reductions: list[str] = field(default_factory=list)
@@ -274,14 +288,14 @@ class SviCfg:
     ``snapshot_frac`` of the iterations; 5 runs; gamma = alpha0 = 10 (Ch. 6's statement;
     Sec. 5.5 has alpha0 = 1). The other settings are the ``cavi`` section's."""
 
-    T: int = 25
-    n_train: int = 100
-    rho: list[float] = field(default_factory=lambda: [0.25, 0.5, 0.75, 1.0])
-    passes: int = 50
-    snapshot_frac: float = 0.1
-    alpha0: float = 10.0
-    gamma: float = 10.0
-    seeds: int = 5
+    T: int = setting(25, ge=1)
+    n_train: int = setting(100, ge=1)
+    rho: list[float] = setting(factory=lambda: [0.25, 0.5, 0.75, 1.0], gt=0, le=1)
+    passes: int = setting(50, ge=1)
+    snapshot_frac: float = setting(0.1, gt=0, le=1)
+    alpha0: float = setting(10.0, gt=0)
+    gamma: float = setting(10.0, gt=0)
+    seeds: int = setting(5, ge=1)
     seed_offset: int = 300
 
 
@@ -298,22 +312,29 @@ class IviCfg:
     seed set and is kept for every model of a run. ELBO on the current set every
     ``elbo_every`` iterations and at the end of every round."""
 
-    T: int = 25
-    seed_per_class: int = 5
-    grow_per_class: int = 5
+    T: int = setting(25, ge=1)
+    seed_per_class: int = setting(5, ge=1)
+    grow_per_class: int = setting(5, ge=1)
     max_per_class: int = 50
-    seed_iter: int = 100
-    new_iter: int = 50
-    round_iter: int = 20
-    scratch_iter: int = 100
-    rho: float = 0.5
-    alpha0: float = 10.0
-    gamma: float = 10.0
-    prune_threshold: float = 1.0
-    n_corr: int = 200
-    elbo_every: int = 10
-    seeds: int = 1
+    seed_iter: int = setting(100, ge=1)
+    new_iter: int = setting(50, ge=1)
+    round_iter: int = setting(20, ge=1)
+    scratch_iter: int = setting(100, ge=1)
+    rho: float = setting(0.5, gt=0, le=1)
+    alpha0: float = setting(10.0, gt=0)
+    gamma: float = setting(10.0, gt=0)
+    prune_threshold: float = setting(1.0, ge=0)
+    n_corr: int = setting(200, ge=1)
+    elbo_every: int = setting(10, ge=1)
+    seeds: int = setting(1, ge=1)
     seed_offset: int = 400
+
+    def __post_init__(self):
+        if self.max_per_class < self.seed_per_class:
+            raise Invalid(
+                "max_per_class",
+                f"{self.max_per_class} < seed_per_class {self.seed_per_class}",
+            )
 
 
 @dataclass(frozen=True)
@@ -333,25 +354,33 @@ class ActiveCfg:
     one-vs-rest decision values (see ``active.py``). Accuracy on the fixed test set
     (``test_max``: a seeded subsample, a reduction)."""
 
-    T: int = 25
-    pool_per_class: int = 100
-    seed_per_class: int = 5
-    round_size: int = 65
-    max_labelled: int = 650
-    seed_iter: int = 100
-    new_iter: int = 50
-    round_iter: int = 20
-    rho: float = 0.5
-    alpha0: float = 10.0
-    gamma: float = 10.0
-    prune_threshold: float = 1.0
-    n_corr: int = 200
-    lda_K: list[int] = field(default_factory=lambda: [62, 125, 250, 500, 1000, 2000, 4000])
-    codebook: str = "seed"
-    methods: list[str] = field(default_factory=lambda: ["active", "random"])
-    test_max: int | None = None
-    seeds: int = 1
+    T: int = setting(25, ge=1)
+    pool_per_class: int = setting(100, ge=1)
+    seed_per_class: int = setting(5, ge=1)
+    round_size: int = setting(65, ge=1)
+    max_labelled: int = setting(650, ge=1)
+    seed_iter: int = setting(100, ge=1)
+    new_iter: int = setting(50, ge=1)
+    round_iter: int = setting(20, ge=1)
+    rho: float = setting(0.5, gt=0, le=1)
+    alpha0: float = setting(10.0, gt=0)
+    gamma: float = setting(10.0, gt=0)
+    prune_threshold: float = setting(1.0, ge=0)
+    n_corr: int = setting(200, ge=1)
+    lda_K: list[int] = setting(factory=lambda: [62, 125, 250, 500, 1000, 2000, 4000], ge=1)
+    codebook: Literal["seed", "pool"] = "seed"
+    methods: list[Literal["active", "random"]] = field(default_factory=lambda: ["active", "random"])
+    test_max: int | None = setting(None, ge=1)
+    seeds: int = setting(1, ge=1)
     seed_offset: int = 500
+
+    def __post_init__(self):
+        if not self.methods:
+            raise Invalid("methods", "name at least one of active, random")
+        if self.seed_per_class > self.pool_per_class:
+            raise Invalid(
+                "seed_per_class", f"{self.seed_per_class} > pool_per_class {self.pool_per_class}"
+            )
 
 
 @dataclass(frozen=True)
@@ -360,7 +389,7 @@ class ActiveStepSettings:
     the ch. 5 sections' (K-means iterations/points, LDA iterations, C grid, folds)."""
 
     active: ActiveCfg = field(default_factory=ActiveCfg)
-    desc_per_doc: int | None = None
+    desc_per_doc: int | None = setting(None, ge=1)
     cavi: CaviCfg = field(default_factory=CaviCfg)
     kmeans_lda: KmeansLdaCfg = field(default_factory=KmeansLdaCfg)
     svm: SvmCfg = field(default_factory=SvmCfg)
@@ -377,14 +406,14 @@ class SunDataCfg:
     texture features, ours are 31 orientation bins, L2-Hys); images downsized so the
     largest side is <= ``max_dim`` (no upscaling). ``n_show`` thumbnails for Fig 6.3."""
 
-    train_per_class: int = 5
-    test_per_class: int = 50
-    partition: int = 1
-    cell: int = 8
-    bins: int = 31
-    max_dim: int = 640
-    n_show: int = 3
-    thumb: int = 96
+    train_per_class: int = setting(5, ge=1)
+    test_per_class: int = setting(50, ge=1)
+    partition: int = setting(1, ge=1, le=10)
+    cell: int = setting(8, ge=1)
+    bins: int = setting(31, ge=1)
+    max_dim: int = setting(640, ge=1)
+    n_show: int = setting(3, ge=0)
+    thumb: int = setting(96, ge=1)
     seed_offset: int = 600
 
 
@@ -404,20 +433,20 @@ class SunCfg:
     ch. 6; the other IWTM settings are the ``cavi`` section's. ``train_per_class`` /
     ``test_per_class`` only for syn_iwtm (images: the ``sun_data`` section)."""
 
-    dataset: str = "sun397"
-    K: int = 300
-    T: int = 100
-    rho: float = 0.1
-    passes: int = 50
-    levels: int = 3
-    alpha0: float = 10.0
-    gamma: float = 10.0
-    kmeans_iter: int = 20
-    kmeans_points: int | None = None
-    train_per_class: int = 5
-    test_per_class: int = 50
-    n_show: int = 3
-    seeds: int = 1
+    dataset: Literal["sun397", "scene15", "syn_iwtm"] = "sun397"
+    K: int = setting(300, ge=1)
+    T: int = setting(100, ge=1)
+    rho: float = setting(0.1, gt=0, le=1)
+    passes: int = setting(50, ge=1)
+    levels: int = setting(3, ge=1)
+    alpha0: float = setting(10.0, gt=0)
+    gamma: float = setting(10.0, gt=0)
+    kmeans_iter: int = setting(20, ge=1)
+    kmeans_points: int | None = setting(None, ge=1)
+    train_per_class: int = setting(5, ge=1)
+    test_per_class: int = setting(50, ge=1)
+    n_show: int = setting(3, ge=0)
+    seeds: int = setting(1, ge=1)
     seed_offset: int = 700
 
 
@@ -434,7 +463,7 @@ class SviStepSettings:
     """Settings of the svi step (Fig 6.1); CAVI settings shared with ch. 5."""
 
     svi: SviCfg = field(default_factory=SviCfg)
-    desc_per_doc: int | None = None
+    desc_per_doc: int | None = setting(None, ge=1)
     cavi: CaviCfg = field(default_factory=CaviCfg)
     reductions: list[str] = field(default_factory=list)
 
@@ -444,14 +473,14 @@ class IviStepSettings:
     """Settings of the ivi step (Fig 7.3, Table 7.1); CAVI settings shared with ch. 5."""
 
     ivi: IviCfg = field(default_factory=IviCfg)
-    desc_per_doc: int | None = None
+    desc_per_doc: int | None = setting(None, ge=1)
     cavi: CaviCfg = field(default_factory=CaviCfg)
     reductions: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
 class FigSettings:
-    datasets: list[str] = field(default_factory=lambda: ["scene13"])
+    datasets: list[Dataset] = field(default_factory=lambda: ["scene13"])
     reductions: list[str] = field(default_factory=list)
 
 
@@ -503,5 +532,5 @@ class ClaimsCfg:
 
 @dataclass(frozen=True)
 class ClaimsSettings:
-    datasets: list[str] = field(default_factory=lambda: ["scene13"])
+    datasets: list[Dataset] = field(default_factory=lambda: ["scene13"])
     claims: ClaimsCfg = field(default_factory=ClaimsCfg)

@@ -229,8 +229,6 @@ def sun(ctx):
     from .incremental import cavi_settings  # (incremental imports runs: not for sun_data)
 
     s, c, svm = ctx.settings.sun, ctx.settings.cavi, ctx.settings.svm
-    if not 0 < s.rho <= 1:
-        raise ConfigError("iwtm.sun.rho", f"must be in (0, 1], got {s.rho}")
     raw = dict(np.load(ctx.input("data")))
     meta = json.loads(Path(str(ctx.input("data")).replace(".npz", ".json")).read_text())
     rng = np.random.default_rng(ctx.seed(s.seed_offset))

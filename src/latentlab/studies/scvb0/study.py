@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+from latentlab.settings import setting
 from latentlab.studies.shape import Study
 
 # the modules that register this study's steps (shape.load_study imports them all, a job
@@ -39,17 +40,17 @@ SEED_TOPICS = 99  # Tables 4.4/4.5: which topics are listed
 class Schedule:
     """rho_t = s/(tau + t)^kappa (Sec. 4.3); Thm 4.6.1 needs 0 < rho_t <= 1, kappa in (0, 1]."""
 
-    s: float
-    tau: float
-    kappa: float
+    s: float = setting(gt=0)
+    tau: float = setting(ge=0)
+    kappa: float = setting(gt=0, le=1)
 
 
 @dataclass(frozen=True)
 class SVBVariant:
     """SVB-Bx-Oy (Sec. 4.7): B local passes, hyperparameter offset O."""
 
-    B: int
-    O: float  # noqa: E741
+    B: int = setting(ge=1)
+    O: float = setting(ge=0)  # noqa: E741
 
 
 @dataclass(frozen=True)
@@ -72,12 +73,12 @@ class Dataset:
 class Model:
     """The SCVB0 / SVB settings (Sec. 4.3.1)."""
 
-    alpha: float  # document prior (0.1)
-    beta: float  # topic prior (0.01)
-    minibatch: int  # documents per minibatch (100)
+    alpha: float = setting(gt=0)  # document prior (0.1)
+    beta: float = setting(gt=0)  # topic prior (0.01)
+    minibatch: int = setting(ge=1)  # documents per minibatch (100)
     rho_phi: Schedule  # topic step (s=10, tau=1000, kappa=0.9), also SVB's
     rho_theta: Schedule  # document step (s=1, tau=10, kappa=0.9)
-    n_burn: int  # SCVB0 burn-in passes per document (1)
+    n_burn: int = setting(ge=0)  # SCVB0 burn-in passes per document (1)
     svb_variants: list[SVBVariant]
     phi_clock: Literal["minibatch", "documents"] = "minibatch"  # t of rho_phi: left open
     clumping: bool = True  # Eq. 4.49 (clock per distinct word: left open)
@@ -101,18 +102,18 @@ class Heldout:
     """Document completion: held-out fraction, cap, theta fixed-point iterations (not given in
     the thesis; ours)."""
 
-    heldout_frac: float
-    heldout_theta_iters: int
-    heldout_max_docs: int | None = None
+    heldout_frac: float = setting(gt=0, lt=1)
+    heldout_theta_iters: int = setting(ge=1)
+    heldout_max_docs: int | None = setting(None, ge=1)
 
 
 @dataclass(frozen=True)
 class Curves:
     """Figs 4.3-4.6: dataset per figure, K, passes, checkpoints (documents, geometric)."""
 
-    K: int
-    n_epochs: float
-    n_checkpoints: int
+    K: int = setting(ge=1)
+    n_epochs: float = setting(gt=0)
+    n_checkpoints: int = setting(ge=1)
     fig4_3: str
     fig4_4: str
     fig4_5: str
@@ -120,7 +121,7 @@ class Curves:
     extra_datasets: list[str] = field(default_factory=list)  # Fig 4.3 repeated: fig4_3_<d>
     # runs per method (model seed base_seed + SEED_MODEL + r; the held-out split is shared):
     # the C4.4/C4.6 orderings are judged in every seed
-    seeds: int = 1
+    seeds: int = setting(1, ge=1)
 
 
 @dataclass(frozen=True)
