@@ -221,7 +221,8 @@ def check_bench(long: pd.DataFrame, where="bench.csv") -> None:
 
 def read_bench(path) -> pd.DataFrame:
     """A ``bench.csv`` in the one layout (refused in any other)."""
-    long = pd.read_csv(path, keep_default_na=False, na_values=[""], dtype={"settings": str})
+    text = ("study", "bench", "method", "settings", "metric", "unit", "note")
+    long = pd.read_csv(path, keep_default_na=False, na_values=[""], dtype=dict.fromkeys(text, str))
     if list(long.columns) != list(COLUMNS):
         raise ValueError(
             f"{path}: not the bench.csv layout of latentlab.bench (columns {list(long.columns)})"
