@@ -69,8 +69,9 @@ def test_settings_text():
 
 def test_units_by_name():
     assert [unit_of(m) for m in ("seconds", "el_gemm_s", "state_mb", "docs_per_s", "gflops",
-                                 "copy_bandwidth_gbs_machine", "speed_ratio", "loc")] == [
-        "s", "s", "MB", "1/s", "GFLOP/s", "GB/s", "", ""]  # fmt: skip
+                                 "copy_bandwidth_gbs_machine", "speed_ratio", "loc",
+                                 "sec_per_iter")] == [
+        "s", "s", "MB", "1/s", "GFLOP/s", "GB/s", "", "", "s"]  # fmt: skip
 
 
 def test_refusals(tmp_path):

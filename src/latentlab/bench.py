@@ -17,8 +17,9 @@ repeat      which repetition (0: a single measurement, or the best / mean of sev
             as the metric's name says)
 metric      the quantity (``seconds``, ``tokens_per_s``, ``peak_rss_mb``, ...)
 value       its number (a boolean is 1 or 0 with unit ``bool``)
-unit        ``s``, ``MB``, ``1/s``, ``GFLOP/s``, ``GB/s``, ``bool``, ``lines``, or empty
-            (a count, a ratio or a fraction; :func:`unit_of` names them from the metric)
+unit        ``s``, ``MB``, ``1/s``, ``GFLOP/s``, ``GB/s``, ``bool``, ``lines``, ...
+            (:func:`unit_of` names them from the metric), or empty: a count, a ratio, a
+            fraction, a load average or a log-likelihood
 note        free text about the measurement (a library's status, a caveat), the same on
             every row of one measurement
 ==========  ==============================================================================
@@ -80,11 +81,14 @@ _UNIT_SUFFIXES = (
 
 
 def unit_of(metric: str) -> str:
-    """The unit a metric's name implies (``seconds``/``*_s`` -> s, ``*_mb`` -> MB, ``*_per_s``
-    -> 1/s, ``*gflops`` -> GFLOP/s, ``*_gbs`` -> GB/s); empty for counts and ratios."""
+    """The unit a metric's name implies (``seconds``, ``*_s``, ``sec_*``, ``seconds_*`` -> s;
+    ``*_mb`` -> MB; ``*_per_s`` -> 1/s; ``*gflops`` -> GFLOP/s; ``*_gbs`` -> GB/s); empty
+    for counts, ratios and the like."""
     for suffix, unit in _UNIT_SUFFIXES:
         if metric.endswith(suffix):
             return unit
+    if metric.startswith(("sec_", "seconds_")):  # sec_per_iter, seconds_to_target
+        return "s"
     return ""
 
 
