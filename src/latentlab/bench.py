@@ -204,14 +204,16 @@ def write_bench(long: pd.DataFrame, path, meta: dict | None = None, md_path=None
 
 
 def check_bench(long: pd.DataFrame, where="bench.csv") -> None:
-    """Refuse a table that is not in the one layout: its columns, a metric or a number
-    missing on a measured row, a row with no metric that gives no reason, a repeated row."""
+    """Refuse a table that is not in the one layout: its columns, a number missing (NaN)
+    on a measured row (``inf`` is kept), a row with no metric that gives no reason, a
+    repeated row."""
     if list(long.columns) != list(COLUMNS):
         raise ValueError(f"{where}: columns {list(long.columns)}, expected {list(COLUMNS)}")
     empty = long["metric"].isna() | (long["metric"].astype(str) == "")
-    bad = ~empty & ~np.isfinite(pd.to_numeric(long["value"], errors="coerce"))
+    # +-inf is a value (scvb0's seconds_to_target of a target never reached); NaN is not
+    bad = ~empty & pd.to_numeric(long["value"], errors="coerce").isna()
     if bad.any():
-        raise ValueError(f"{where}: non-finite value in rows {list(long.index[bad])[:5]}")
+        raise ValueError(f"{where}: missing value in rows {list(long.index[bad])[:5]}")
     no_reason = empty & (long["note"].fillna("").astype(str) == "")
     if no_reason.any():
         raise ValueError(
