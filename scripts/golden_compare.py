@@ -4,6 +4,12 @@
     python scripts/golden_compare.py --update             # refresh the golden copies
     python scripts/golden_compare.py --results DIR --golden DIR
 
+The ``compare`` study runs only on request (``snakemake --cores 2 compare``: the bundled
+42-document corpus of the smoke config, docs/config.md); its CSVs
+(``compare/<dataset>/*.csv``) are compared when the run has a ``compare`` folder and
+reported as not run otherwise (``tests/compare/test_compare_golden.py`` runs it and
+compares). ``--update`` keeps the golden copies of a study folder the run does not have.
+
 A refactor must leave every deterministic number where it was: numeric cells equal to
 1e-9 relative, text cells identical, same rows, same columns. Numbers that depend on the
 wall clock (timings, curves against seconds, verdicts of speed claims) are listed in
@@ -23,7 +29,8 @@ from pathlib import Path
 from latentlab.claims import diff
 
 ROOT = Path(__file__).resolve().parents[1]
-PATTERNS = ("*/claims.csv", "*/fig*.csv", "*/table*.csv")
+PATTERNS = ("*/claims.csv", "*/fig*.csv", "*/table*.csv", "compare/*/*.csv")
+ON_REQUEST = ("compare",)  # study folders a default run does not build
 RTOL, ATOL = diff.RTOL, diff.ATOL
 _load_volatile = diff.load_volatile
 
@@ -50,6 +57,13 @@ def compare_trees(golden: Path, results: Path, volatile: dict, only: str | None 
     keep = (lambda rel: rel.parts[0] == only) if only else (lambda rel: True)
     gfiles = {r for r in _golden_files(golden) if keep(r)}
     ofiles = {r for r in _golden_files(results) if keep(r)}
+    for study in ON_REQUEST:
+        if only != study and not (results / study).is_dir():
+            skipped = {r for r in gfiles if r.parts[0] == study}
+            if skipped:
+                print(f"NOT RUN {study}/: {len(skipped)} golden files not compared (the run has "
+                      f"no {study} folder: snakemake --cores 2 {study})")  # fmt: skip
+            gfiles -= skipped
     failed = 0
     for rel in sorted(gfiles - ofiles):
         print(f"MISSING {rel}: golden has it, the run does not")
@@ -77,7 +91,11 @@ def main(argv=None) -> int:
     a = ap.parse_args(argv)
     if a.update:
         if a.golden.exists():
-            shutil.rmtree(a.golden)
+            for d in a.golden.iterdir():
+                if d.name in ON_REQUEST and not (a.results / d.name).is_dir():
+                    print(f"kept {d.name}/: the run has no {d.name} folder")
+                    continue
+                shutil.rmtree(d) if d.is_dir() else d.unlink()
         for rel in _golden_files(a.results):
             (a.golden / rel).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(a.results / rel, a.golden / rel)

@@ -15,6 +15,7 @@ import pandas as pd
 import pytest
 import yaml
 
+from latentlab.bench import bench_wide
 from latentlab.data.graph import TemporalGraph
 from latentlab.errors import ConfigError, DataError
 from latentlab.studies.drift.networks import monthly_networks
@@ -254,7 +255,7 @@ def test_bench_times_independent_chains_on_one_and_two_processes(tmp_path):
          "par_N": [4], "par_T": [5], "par_sweeps": [6], "par_chains": [2]}  # fmt: skip
     out = tmp_path / "bench.csv"
     st.execute("bench", {"run": "t", "base_seed": 5, "threads": 1, "bench": b}, {}, {"csv": out})
-    df = pd.read_csv(out).set_index("case")
+    df = bench_wide(out).set_index("bench")
     one, two = df.loc["chains_1_process"], df.loc["chains_2_processes"]
     assert one.speedup == 1.0 and two.speedup == pytest.approx(one.seconds / two.seconds)
     assert (one.sweeps, one.chains, one["T"]) == (7, 2, 5)

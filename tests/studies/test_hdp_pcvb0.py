@@ -7,6 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from latentlab.bench import long_format, write_bench
 from latentlab.claims.ledger import read_claims
 from latentlab.data import splits
 from latentlab.errors import DataError
@@ -128,11 +129,12 @@ def test_end_to_end(tmp_path, section):
     # bench without child processes: fake the per-config rows, run the LOC count for real
     loc = bench.lines_of_code()
     assert loc["pcvb0"] < loc["cvb"]
-    rows = [{"kind": "method", "config": c, "method": c.split("_")[0], "prior": c.split("_")[1],
+    rows = [{"bench": "method", "method": c, "family": c.split("_")[0], "prior": c.split("_")[1],
              "T": 4, "state_mb": 1.0 + ("cvb" in c) + (c.startswith("pcvb_")),
              "rss_above_baseline_mb": 1.0, "sec_per_iter": 0.1, "loc": loc[c.split("_")[0]]}
             for c in CONFIGS]  # fmt: skip
-    pd.DataFrame(rows).to_csv(d / "bench.csv", index=False)
+    long = long_format(pd.DataFrame(rows), "hdp_pcvb0", settings=("family", "prior", "T"))
+    write_bench(long, d / "bench.csv")
     _step(st, section, "fig1", {"runs": ppl, "bench": d / "bench.csv"}, {"png": d / "fig1.png"})
     for fig, runs in (("fig2", ppl), ("fig3", ppl), ("fig4", knn), ("fig5", links)):
         _step(st, section, fig, {"runs": runs}, {"png": d / f"{fig}.png"})

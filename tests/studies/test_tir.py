@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from latentlab.bench import bench_wide
 from latentlab.claims.ledger import read_claims
 from latentlab.errors import DataError
 from latentlab.studies.shape import load_study
@@ -227,7 +228,7 @@ def test_majority_p_is_a_one_sided_sign_test():
 
 
 def test_bench_rows(built):
-    b = pd.read_csv(built / "bench.csv")
+    b = bench_wide(built / "bench.csv")
     assert {"LDA CGS (dense)", "TIR Gibbs (approximate)"} <= set(b.method)
     # tomotopy is the optional `bench` extra: its row is there exactly when it is installed
     has_tp = importlib.util.find_spec("tomotopy") is not None
@@ -342,7 +343,7 @@ def test_speed_row_charges_the_regression_step(built):
     """Issue 21: C3.9 ("about as fast as LDA's sampler", the regression "not a bottleneck")
     is LDA's seconds per sweep over TIR's sweep plus one regression per fit.interval sweeps."""
     df = read_claims(built / "claims.csv").set_index("claim_id")
-    b = pd.read_csv(built / "bench.csv").set_index("method").seconds
+    b = bench_wide(built / "bench.csv").set_index("method").seconds
     every = ST.settings("claims", {}).fit.interval
     tir = b["TIR Gibbs (approximate)"] + b["TIR regression step"] / every
     # the ledger writes 6 significant digits

@@ -106,6 +106,13 @@ class StepContext:
 
         return self._cached(("csv", name), lambda: pd.read_csv(self.input(name)))
 
+    def bench(self, name: str = "bench"):
+        """The input ``name``, a ``bench.csv``, as one row per measurement
+        (:func:`latentlab.bench.bench_wide`; read once per step)."""
+        from latentlab.bench import bench_wide
+
+        return self._cached(("bench", name), lambda: bench_wide(self.input(name)))
+
     def json(self, name: str):
         """The input ``name`` read as JSON (read once per step)."""
         return self._cached(("json", name), lambda: json.loads(self.input(name).read_text()))

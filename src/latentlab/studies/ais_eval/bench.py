@@ -7,6 +7,10 @@ Work model per token update of the convex-path kernel at K topics (an estimate, 
 the output): reads 4K doubles (two Phi rows, n_k, alpha_b) = 32K bytes, ~6K flops
 (mix 3, (n+alpha) x row 2, total 1). The rows live in L1/L2 cache, so the bandwidth
 fraction compares against DRAM copy bandwidth only as an upper-bound reference.
+
+bench.csv has the layout of :mod:`latentlab.bench`: bench ``kernel`` (method: the path,
+settings K and doc_len) and ``rule`` (method: the rule's benchmark file, its wall seconds
+and peak memory from Snakemake).
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ import time
 import numpy as np
 import pandas as pd
 
-from latentlab.outputs import write_csv
+from latentlab.bench import long_format, write_bench
 
 from .study import STUDY, BenchSettings
 
@@ -66,7 +70,8 @@ def kernel_throughput(K=50, V=5000, N=200, n_docs=4, n_temps=400, seed=0) -> lis
         bytes_ = 32 * K * rate
         rows.append(
             {
-                "target": f"kernel: {name}",
+                "bench": "kernel",
+                "method": name,
                 "K": K,
                 "doc_len": N,
                 "threads": 1,
@@ -101,7 +106,8 @@ def wall_times(tsvs: list[str]) -> list[dict]:
         if "s" in t.columns and len(t):
             rows.append(
                 {
-                    "target": "rule: " + p.rsplit("/", 1)[-1].removesuffix(".tsv"),
+                    "bench": "rule",
+                    "method": p.rsplit("/", 1)[-1].removesuffix(".tsv"),
                     "seconds": float(t["s"].iloc[0]),
                     "max_rss_mb": float(t["max_rss"].iloc[0]) if "max_rss" in t.columns else np.nan,
                 }
@@ -115,4 +121,5 @@ def bench(ctx):
     b = ctx.settings.bench
     rows = kernel_throughput(K=b.K, N=b.doc_len, n_temps=b.n_temps)
     rows += wall_times([str(p) for p in ctx.inputs.get("tsv", [])])
-    write_csv(pd.DataFrame(rows), ctx.output("csv"))
+    long = long_format(pd.DataFrame(rows), "ais_eval", settings=("K", "doc_len"))
+    write_bench(long, ctx.output("csv"))

@@ -1,5 +1,9 @@
-"""bench.csv: DRIFT sweeps per second against N, T and K (K fixed so that the cost is
-controlled), and the speed-up of independent chains on 2 processes."""
+"""bench.csv (the layout of :mod:`latentlab.bench`): DRIFT sweeps per second against N, T
+and K (K fixed so that the cost is controlled), the speed-up of independent chains on 2
+processes and LFRM_LDA sweeps. Benches ``scale_N``/``scale_T``/``scale_K``,
+``chains_1_process``/``chains_2_processes`` (method ``DRIFT``; ``K_plus``: the mean K⁺ at
+the last sweep, a metric) and ``lfrm_lda_sweep`` (method ``LFRM_LDA``); settings N, T, K,
+chains, sweeps, documents, tokens."""
 
 from __future__ import annotations
 
@@ -9,7 +13,7 @@ import time
 import numpy as np
 import pandas as pd
 
-from latentlab.bench import peak_rss_mb
+from latentlab.bench import long_format, peak_rss_mb, write_bench
 from latentlab.models.drift import lfrm_lda as lm
 from latentlab.models.drift.sampler import Data, init_state, run_chains, step
 from latentlab.models.drift.synthetic import drift_dataset, lfrm_lda_dataset
@@ -50,7 +54,8 @@ def bench(ctx):
             sps = _sweeps_per_second(data, hyper, sweeps, ctx.seed(1))
             rows.append(
                 {
-                    "case": f"scale_{axis}",
+                    "bench": f"scale_{axis}",
+                    "method": "DRIFT",
                     **p,
                     "sweeps_per_s": sps,
                     "dyad_steps_per_s": sps * p["T"] * p["N"] * (p["N"] - 1) / 2,
@@ -62,7 +67,8 @@ def bench(ctx):
     load = os.getloadavg()[0]
     df["load_avg_1m"] = df["load_avg_1m"].fillna(load) if "load_avg_1m" in df else load
     df["peak_rss_mb"] = peak_rss_mb()
-    df.to_csv(ctx.output("csv"), index=False)
+    settings = ("N", "T", "K", "chains", "sweeps", "documents", "tokens")
+    write_bench(long_format(df, "drift", settings=settings), ctx.output("csv"))
 
 
 def _parallel_rows(b, ctx):
@@ -93,10 +99,11 @@ def _parallel_rows(b, ctx):
         t[procs] = time.perf_counter() - t0
         rows.append(
             {
-                "case": f"chains_{procs}_process" + ("es" if procs > 1 else ""),
+                "bench": f"chains_{procs}_process" + ("es" if procs > 1 else ""),
+                "method": "DRIFT",
                 "N": N,
                 "T": T,
-                "K": float(np.mean([r[-1]["K"] for r in tr])),  # K⁺ at the last sweep
+                "K_plus": float(np.mean([r[-1]["K"] for r in tr])),  # K⁺ at the last sweep
                 "chains": chains,
                 "sweeps": sweeps + 1,  # burn-in + the recorded sample
                 "seconds": t[procs],
@@ -130,7 +137,8 @@ def _lfrm_lda_rows(b, ctx):
         dt = (time.perf_counter() - t0) / sweeps
         rows.append(
             {
-                "case": "lfrm_lda_sweep",
+                "bench": "lfrm_lda_sweep",
+                "method": "LFRM_LDA",
                 "N": N,
                 "K": K,
                 "documents": data.D,

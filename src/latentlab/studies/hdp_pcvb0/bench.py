@@ -1,4 +1,5 @@
-"""Performance benchmark of seed 001 (Fig 1 as measured numbers, claims C1 and C15).
+"""Performance benchmark of seed 001 (Fig 1 as measured numbers, claims C1 and C15), written
+as ``bench.csv`` in the layout of :mod:`latentlab.bench` (``study.bench_table`` reads it back).
 
 * time per iteration and memory of each of the eight configurations at each bench T: every
   (config, T) runs in a fresh process so its peak RSS is its own; ``state_mb`` is the exact
@@ -212,8 +213,7 @@ def run_bench(ctx) -> None:
     """bench.csv: time, memory, lines of code, libraries (one process per measurement)."""
     import pandas as pd
 
-    from latentlab.bench import machine_peaks
-    from latentlab.outputs import write_table
+    from latentlab.bench import long_format, machine_peaks, write_bench
     from latentlab.studies.hdp_pcvb0.runs import new_model
 
     logging.getLogger("gensim").setLevel(logging.WARNING)
@@ -304,4 +304,12 @@ def run_bench(ctx) -> None:
         "note": "time per iteration = median of the measured sweeps incl. global updates; "
         "the machine is shared, so times are noisy",
     }
-    write_table(df, ctx.output("csv"), meta=meta, allow_nan=True)
+    # one row per measured number (latentlab.bench): kind -> bench, config -> method, the
+    # config's method family, prior and T -> settings, a library's status -> note
+    df = df.rename(columns={"method": "family"}).rename(
+        columns={"kind": "bench", "config": "method"}
+    )
+    long = long_format(
+        df, "hdp_pcvb0", settings=("family", "prior", "T"), note="status", units={"loc": "lines"}
+    )
+    write_bench(long, ctx.output("csv"), meta=meta)

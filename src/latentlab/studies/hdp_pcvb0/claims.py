@@ -20,7 +20,7 @@ from scipy.special import gamma as gamma_fn
 from latentlab.claims.ledger import judge
 from latentlab.claims.prove import counter_example, direction_passes
 from latentlab.claims.spec import Claim, Measured, NotRun, NotTestable, Sides
-from latentlab.studies.hdp_pcvb0.study import STUDY, ClaimsSettings
+from latentlab.studies.hdp_pcvb0.study import STUDY, ClaimsSettings, bench_table
 
 FIG2_MAX = {"KOS": 0.1532, "WSJ": 0.0610, "20news": 0.0309, "Enron": 0.0176, "7conf": 0.0122}
 FIG4_RANGE = {"20news": (0.65, 0.85), "7conf": (0.60, 0.72)}
@@ -178,7 +178,7 @@ def _by_dataset(ctx, name: str) -> dict[str, list[dict]]:
 
 
 def _bench(ctx):
-    b = ctx.csv("bench")
+    b = bench_table(ctx.bench())
     bm = b[b.kind == "method"].set_index(["config", "T"])
     Tb = sorted(bm.index.get_level_values("T").unique())
     return bm, Tb

@@ -13,7 +13,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from latentlab.studies.hdp_pcvb0.study import STUDY
+from latentlab.bench import bench_wide
+from latentlab.studies.hdp_pcvb0.study import STUDY, bench_table
 from latentlab.studies.shape import FigureOutput
 
 BINS = [  # Fig 2 bins, written high → low in the document (which ends are closed it leaves open)
@@ -278,7 +279,7 @@ def fig5(results):
 
 def fig1(bench_csv, ppl: pd.DataFrame):
     """Fig 1 as measured numbers: memory, time per iteration, LOC, final perplexity."""
-    b = pd.read_csv(bench_csv)
+    b = bench_table(bench_wide(bench_csv))
     b = b[b.kind == "method"]
     Tb = int(b["T"].max())
     b = b[b["T"] == Tb]

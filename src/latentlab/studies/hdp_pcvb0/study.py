@@ -385,3 +385,12 @@ class RuleSettings:
 
 
 STUDY.rules(RuleSettings)
+
+
+def bench_table(wide):
+    """The bench rows of :func:`latentlab.bench.bench_wide` under this study's own names:
+    ``kind`` (method, sweep, library), ``config`` (``pcvb0_AS``), ``method`` (``pcvb0``),
+    ``prior``, ``T``, ``status`` and the metrics."""
+    return wide.rename(columns={"method": "config"}).rename(
+        columns={"bench": "kind", "family": "method", "note": "status"}
+    )

@@ -5,7 +5,8 @@ re-check of the top-C boundary) against the float32 peak, the float64 iteration'
 extrapolation to ``estimate_N``; at one thread: scikit-learn BayesianGaussianMixture side
 by side, Gibbs vs VI time at equal data (E13; the Gibbs sweep also with the reference
 kernel), one LDA+KMEANS run vs CAVI (E12), dense SIFT images per second.
-Writes bench.csv (never a timed test). With ``bench.dataset`` set the descriptors are the
+Writes bench.csv (never a timed test) in the layout of :mod:`latentlab.bench`
+(:func:`bench_long`). With ``bench.dataset`` set the descriptors are the
 run's real ones (rows tiled when N exceeds them); otherwise standard normal."""
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import numpy as np
 import pandas as pd
 from threadpoolctl import threadpool_limits
 
-from latentlab.bench import best_time, machine_peaks
+from latentlab.bench import best_time, long_format, machine_peaks, write_bench
 from latentlab.models.iwtm.cavi import CaviSettings, IWTMCavi
 from latentlab.models.iwtm.gibbs import GibbsSchedule, IWTMGibbs
 from latentlab.models.iwtm.normal_gamma import NGPrior
@@ -83,9 +84,41 @@ def bench(ctx):
     with threadpool_limits(limits=1):
         _comparisons(X, ip, b, prior, D, rng, row)
     df = pd.DataFrame(rows)
-    df["machine"] = str(peaks)
     df["load_avg_1min"] = os.getloadavg()[0]
-    df.to_csv(ctx.output("csv"), index=False)
+    write_bench(bench_long(df, peaks), ctx.output("csv"))
+
+
+SETTINGS = ("source", "N", "C", "D", "K", "T", "el_gemm", "n_doc", "batch", "estimate")
+
+
+def bench_group(what: str) -> str:
+    """The bench of a row named ``what``: ``gemm_peak`` (numpy GEMM), ``cavi`` (the float64
+    E l phase and CAVI iteration, its blocks and its extrapolation), ``cavi_float32`` (the
+    same with the E l GEMM in float32), ``comparison`` (the methods at one thread)."""
+    if what.startswith("numpy GEMM"):
+        return "gemm_peak"
+    if "float32" in what:
+        return "cavi_float32"
+    if what.startswith(("E l GEMM", "CAVI iteration at bench scale", "CAVI iteration block",
+                        "CAVI iteration at N =")):  # fmt: skip
+        return "cavi"
+    return "comparison"
+
+
+def bench_long(df: pd.DataFrame, peaks: dict) -> pd.DataFrame:
+    """The wide rows (``what``, ``source``, sizes, timings) in the layout of
+    :mod:`latentlab.bench`: bench :func:`bench_group`, method ``what``, settings
+    :data:`SETTINGS`; the machine's measured peaks are metrics of every row
+    (``gemm_gflops_machine``, ``copy_bandwidth_gbs_machine``, ``cpu_count``), its machine
+    and processor names the note."""
+    df = df.copy()
+    df["bench"] = df["what"].map(bench_group)
+    df = df.rename(columns={"what": "method"})
+    df["gemm_gflops_machine"] = peaks["gemm_gflops"]
+    df["copy_bandwidth_gbs_machine"] = peaks["copy_bandwidth_gbs"]
+    df["cpu_count"] = peaks["cpu_count"]
+    df["note"] = f"machine {peaks['machine']}, processor {peaks['processor']}"
+    return long_format(df, "iwtm", settings=[c for c in SETTINGS if c in df], note="note")
 
 
 BLOCKS = ("el_gemm", "el_topc", "local_kernel", "local_other", "cluster", "mapping",

@@ -715,9 +715,9 @@ def _fn9(ctx):
 
 # ------------------------------------------------------------------ timings (bench.csv)
 def _estep(ctx):
-    bench = ctx.csv("bench")
-    e = bench[bench.what == "ctm_estep_per_doc"]
-    return e.groupby("method").value.mean(), {"dataset": e.dataset.iloc[0],
+    bench = ctx.bench()
+    e = bench[bench.bench == "ctm_estep_per_doc"]
+    return e.groupby("method").seconds.mean(), {"dataset": e.dataset.iloc[0],
                                                "data_kind": e.data_kind.iloc[0]}  # fmt: skip
 
 
@@ -736,12 +736,12 @@ STUDY.claim("C12")(lambda ctx: _ratio(ctx, "bl", "laplace"))
 def _slower(ctx, what: str, by: str, unit: str):
     """C16: delta's time against Laplace's, paired by ``by`` (K for the CTM E-step, the data
     set for a BLR fit); the note gives the ratios."""
-    bench = ctx.csv("bench")
-    t = bench[bench.what == what].pivot_table(index=by, columns="method", values="value")
+    bench = ctx.bench()
+    t = bench[bench.bench == what].pivot_table(index=by, columns="method", values="seconds")
     if not {"delta", "laplace"} <= set(t.columns):
         return NotRun(f"bench ran without delta or laplace ({what})")
     t = t[["delta", "laplace"]].dropna()
-    rows = bench[bench.what == what]
+    rows = bench[bench.bench == what]
     return Sides(
         list(t.delta), list(t.laplace), labels=("delta s", "Laplace s"), unit=unit,
         dataset=",".join(sorted(set(rows.dataset))), data_kind=rows.data_kind.iloc[0],

@@ -90,11 +90,43 @@ def table2_splits(ctx) -> None:
 @single_blas
 def bench(ctx) -> None:
     """bench.csv: CTM E-step and EM-iteration times, tomotopy CTModel, BLR fit times."""
-    import pandas as pd
-
+    from latentlab.bench import write_bench
     from latentlab.studies.nonconjugate_vi.blr import bench_blr
     from latentlab.studies.nonconjugate_vi.ctm import bench_ctm
 
     ctm_path = _source(ctx, ctx.settings.bench.corpus)
     rows = bench_ctm(ctx, ctm_path) + bench_blr(ctx)
-    write_table(pd.DataFrame(rows), ctx.output("csv"), meta=ctx.meta(threads=1))
+    write_bench(bench_long(rows), ctx.output("csv"), meta=ctx.meta(threads=1))
+
+
+# the metric each unit of a timing row measures (bench.csv, latentlab.bench layout)
+BENCH_METRICS = {"s": "seconds", "nats/word": "heldout_ll_per_word"}
+
+
+def bench_long(rows: list[dict]):
+    """The rows of ``bench_ctm``/``bench_blr`` (``what, method, K, dataset, data_kind,
+    value, unit, n``) in the layout of :mod:`latentlab.bench`: ``what`` is the bench, the
+    data set, its kind, K (none for BLR) and ``n`` (documents, tokens or iterations, as
+    the bench says) the settings, the value a metric named after its unit."""
+    import pandas as pd
+
+    from latentlab.bench import long_format
+
+    wide = [
+        {
+            "bench": r["what"],
+            "method": r["method"],
+            "dataset": r["dataset"],
+            "data_kind": r["data_kind"],
+            "K": r["K"] or None,
+            "n": r["n"],
+            BENCH_METRICS[r["unit"]]: r["value"],
+        }
+        for r in rows
+    ]
+    return long_format(
+        pd.DataFrame(wide),
+        "nonconjugate_vi",
+        settings=("dataset", "data_kind", "K", "n"),
+        units={"heldout_ll_per_word": "nats/word"},
+    )

@@ -1,5 +1,6 @@
-"""bench.csv: throughput of every LDA algorithm, and side-by-side comparisons with
-scikit-learn, gensim and tomotopy when they are installed (optional extras)."""
+"""bench.csv (the layout of :mod:`latentlab.bench`, :func:`bench_long`): throughput of
+every LDA algorithm, and side-by-side comparisons with scikit-learn, gensim and tomotopy
+when they are installed (optional extras)."""
 
 from __future__ import annotations
 
@@ -11,13 +12,12 @@ from dataclasses import asdict
 import numpy as np
 import pandas as pd
 
-from latentlab.bench import machine_peaks, peak_rss_mb
+from latentlab.bench import long_format, machine_peaks, peak_rss_mb, write_bench
 from latentlab.data.corpus import BowCorpus
 from latentlab.data.splits import completion_split, heldout_docs
 from latentlab.data.synthetic import lda_corpus_vectorised
 from latentlab.evaluation.heldout import document_completion
 from latentlab.models.lda import CGS, CVB0, SCVB0, SVB, BatchVB
-from latentlab.outputs import write_table
 
 from .methods import warm_up
 from .study import SEED_HALVES, SEED_SPLIT, STUDY, BenchSettings
@@ -427,4 +427,20 @@ def bench(ctx):
         df = pd.concat([df, cmp], ignore_index=True)
     csv = ctx.output("csv")
     md = ctx.outputs.get("md", csv.with_suffix(".md"))
-    write_table(df, csv, md, meta=ctx.meta(peaks=peaks), allow_nan=True)
+    write_bench(bench_long(df), csv, meta=ctx.meta(peaks=peaks), md_path=md)
+
+
+def bench_long(df: pd.DataFrame) -> pd.DataFrame:
+    """The wide rows of :func:`throughput` and :func:`compare_libraries` (``dataset,
+    data_kind, algorithm, K, threads, comparison, ratio_baseline``, metrics) in the layout
+    of :mod:`latentlab.bench`: bench ``throughput`` or the comparison's name, method the
+    algorithm, settings dataset, data_kind, K and ``baseline`` (the row ``speed_ratio`` is
+    measured against)."""
+    df = df.copy()
+    bench = df["comparison"] if "comparison" in df else pd.Series(np.nan, index=df.index)
+    df["bench"] = bench.fillna("throughput")
+    df = df.drop(columns=["comparison"], errors="ignore").rename(
+        columns={"algorithm": "method", "ratio_baseline": "baseline"}
+    )
+    settings = ("dataset", "data_kind", "K", "baseline")
+    return long_format(df, "scvb0", settings=[c for c in settings if c in df])

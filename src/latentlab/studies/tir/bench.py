@@ -1,6 +1,7 @@
-"""bench.csv: TIR Gibbs throughput vs the project's LDA CGS at the same K, the time of
-one regression step, and tomotopy's DMRModel (exponential DMR, its own sampler) side by
-side with our additive DMR on the same training corpus."""
+"""bench.csv (the layout of :mod:`latentlab.bench`): TIR Gibbs throughput vs the project's
+LDA CGS at the same K, the time of one regression step, and tomotopy's DMRModel
+(exponential DMR, its own sampler) side by side with our additive DMR on the same training
+corpus."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import time
 import numpy as np
 import pandas as pd
 
-from latentlab.bench import peak_rss_mb
+from latentlab.bench import long_format, peak_rss_mb, write_bench
 from latentlab.data.corpus import BowCorpus
 
 from .runs import load_graph, make_model
@@ -41,19 +42,25 @@ def bench(ctx):
         m = CGS(f.K, alpha=f.alpha, beta=f.beta, optimize_interval=0, seed=1, sampler=sampler)
         m.initialize(train)
         tps, sec = _rate(m.step, b.sweeps, b.repeats, ntok)
-        rows.append({"method": name, "tokens_per_s": tps, "seconds": sec, "n_params": 0})
+        rows.append(
+            {"bench": "sweep", "method": name, "tokens_per_s": tps, "seconds": sec, "n_params": 0}
+        )
     for name, kind in (("TIR Gibbs (approximate)", "tir"), ("DMR Gibbs (additive)", "dmr"),
                        ("TIRE Gibbs (approximate)", "tire")):  # fmt: skip
         m = make_model(kind, f, 1).initialize(train, g)
         tps, sec = _rate(m.sweep, b.sweeps, b.repeats, ntok)
         n_params = {"tir": len(m.cited), "dmr": m.lam.size, "tire": g.n_edges}[kind]
-        rows.append({"method": name, "tokens_per_s": tps, "seconds": sec, "n_params": n_params})
+        rows.append(
+            {"bench": "sweep", "method": name, "tokens_per_s": tps, "seconds": sec,
+             "n_params": n_params}
+        )  # fmt: skip
         m.regress()  # warm up
         t0 = time.perf_counter()
         for _ in range(b.repeats):
             m.regress()
         rows.append(
-            {"method": f"{kind.upper()} regression step", "tokens_per_s": np.nan,
+            {"bench": "regression", "method": f"{kind.upper()} regression step",
+             "tokens_per_s": np.nan,
              "seconds": (time.perf_counter() - t0) / b.repeats, "n_params": n_params}
         )  # fmt: skip
     if b.tomotopy:
@@ -74,7 +81,8 @@ def bench(ctx):
         "exponential DMR (alpha = exp(x lambda)), cited ids as multi_metadata; its own "
         "sparse sampler with 1 worker"
     )
-    df.to_csv(ctx.output("csv"), index=False)
+    long = long_format(df, "tir", settings=("K", "tokens", "n_params"), note="note")
+    write_bench(long, ctx.output("csv"))
 
 
 def _tomotopy(train, g, f, b, ntok):
@@ -97,5 +105,5 @@ def _tomotopy(train, g, f, b, ntok):
         t0 = time.perf_counter()
         m.train(b.sweeps, workers=1)
         best = min(best, time.perf_counter() - t0)
-    return {"method": "tomotopy DMRModel", "tokens_per_s": n * b.sweeps / best,
+    return {"bench": "sweep", "method": "tomotopy DMRModel", "tokens_per_s": n * b.sweeps / best,
             "seconds": best / b.sweeps, "n_params": int(np.size(m.lambdas))}  # fmt: skip

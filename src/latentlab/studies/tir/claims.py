@@ -364,7 +364,7 @@ def _dmr_better(ctx):
 
 @STUDY.claim("C3.2c")
 def _params(ctx):
-    b = ctx.csv("bench").set_index("method")
+    b = ctx.bench().set_index("method")
     K = int(b.K.iloc[0])
     tir = int(b.loc["TIR Gibbs (approximate)", "n_params"])
     dmr = int(b.loc["DMR Gibbs (additive)", "n_params"])
@@ -601,7 +601,7 @@ def _c310b(ctx):
 
 @STUDY.claim("C3.9")
 def _c39(ctx):
-    b = ctx.csv("bench").set_index("method")
+    b = ctx.bench().set_index("method")
     every = ctx.settings.fit.interval
     lda = b.loc["LDA CGS (dense)", "seconds"]
     sweep, reg = (
