@@ -1,5 +1,8 @@
 # Study iwtm (seed 003, Waters PhD 2014, chs. 3-7): infinite-word topic models.
 # Logic: latentlab.studies.iwtm (python -m latentlab iwtm --help).
+# (imported here, not taken from rules/data.smk: a ladder rung includes this file alone)
+from latentlab.data import registry as iwtm_registry
+
 IWTM = f"{OUT}/iwtm"
 IWTM_CFG = config["iwtm"]
 # ch4/ch5/semi are single-threaded (numba kernels, one BLAS call at a time matters
@@ -34,7 +37,7 @@ def iwtm_data_inputs(w):
     """A 15-Scene subset reads the images its manifest lists (fetch_scene15's output)."""
     if w.dataset == "syn_iwtm":
         return {}
-    return {"manifest": f"{RESOURCES}/{_registry.get('scene15').files[0].path}"}
+    return {"manifest": f"{RESOURCES}/{iwtm_registry.get('scene15').files[0].path}"}
 
 
 rule iwtm:
@@ -351,7 +354,7 @@ SUN_DS = IWTM_STUDY.settings("sun", IWTM_CFG).sun.dataset
 
 def iwtm_sun_fetched(w):
     """The fetched image tree's manifest (fetch_sun397 or fetch_scene15's output)."""
-    return {"manifest": f"{RESOURCES}/{_registry.get(w.sunset).files[0].path}"}
+    return {"manifest": f"{RESOURCES}/{iwtm_registry.get(w.sunset).files[0].path}"}
 
 
 rule iwtm_sun_data:
