@@ -12,7 +12,7 @@ import argparse
 import importlib
 from pathlib import Path
 
-from latentlab.claims.ledger import match_cause, read_claims
+from latentlab.claims.ledger import cause_of, read_claims
 
 
 def reapply(study: str, run_dir: Path) -> tuple[int, dict[str, int]]:
@@ -22,10 +22,8 @@ def reapply(study: str, run_dir: Path) -> tuple[int, dict[str, int]]:
     df = read_claims(path)
     changed, counts = 0, {}
     for i, r in df.iterrows():
-        cause, evidence = "", ""
-        if r.verdict == "not_reproduced":
-            hit = match_cause(causes, r.claim_id, r.dataset)
-            cause, evidence = (hit.cause, hit.evidence) if hit else ("open", "")
+        cause, evidence = cause_of(causes, r.verdict, r.claim_id, r.dataset)
+        if cause:
             counts[cause] = counts.get(cause, 0) + 1
         if (r.cause, r.evidence) != (cause, evidence):
             df.loc[i, ["cause", "evidence"]] = [cause, evidence]

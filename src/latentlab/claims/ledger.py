@@ -433,11 +433,7 @@ class Ledger:
             if c.cause != "open" and not c.evidence:
                 raise ValueError(f"cause {c.cause!r} of {c.claim} needs its evidence")
         for r in self.rows:
-            r.cause, r.evidence = "", ""
-            if r.verdict != "not_reproduced":
-                continue
-            hit = match_cause(causes, r.claim_id, r.dataset)
-            r.cause, r.evidence = (hit.cause, hit.evidence) if hit else ("open", "")
+            r.cause, r.evidence = cause_of(causes, r.verdict, r.claim_id, r.dataset)
 
     def extend(self, rows: Iterable[ClaimRow]) -> None:
         for r in rows:
@@ -454,6 +450,15 @@ class Ledger:
         df.to_csv(tmp, index=False)
         tmp.replace(path)
         return df
+
+
+def cause_of(causes: Iterable, verdict: str, claim_id: str, dataset: str) -> tuple[str, str]:
+    """(cause, evidence) of one ledger row: none unless it is ``not_reproduced``, then the
+    first matching cause's, else ``open``."""
+    if verdict != "not_reproduced":
+        return "", ""
+    hit = match_cause(causes, claim_id, dataset)
+    return (hit.cause, hit.evidence) if hit else ("open", "")
 
 
 def match_cause(causes: Iterable, claim_id: str, dataset: str):
