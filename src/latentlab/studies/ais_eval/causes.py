@@ -25,8 +25,8 @@ two stand-in corpora (KOS for NIPS, Cora for ACL):
     same word, or a new (word, topic) cell).
   A per-document look at the published raw results (Spearman of document length with the
   baselines' / ratio-AIS variance ratio: +0.06 to +0.29; no length trend in Table 5.1's
-  percentages) is too weak to call these ``substitute``. Each open pattern names the
-  experiment that would settle it.
+  percentages) is too weak to call these ``substitute``. Each open entry's evidence ends
+  with the experiment that would settle it (``settle: ...``).
 """
 
 from __future__ import annotations
@@ -40,6 +40,30 @@ T51 = "published/real/ais_eval/table5_1.csv"
 T52 = "published/real/ais_eval/table5_2.csv"
 T53 = "published/real/ais_eval/table5_3.csv"
 LADDER = "published/ladder/ais_eval/ladder.csv"
+# the settling experiments of the open entries (issue 24: in the evidence, so the ledger shows them)
+SETTLE_T51 = (
+    "settle: (a) the other reading of Sec. 5.3.1's perturbation, ais_eval.train.perturb_mode: "
+    "cell (config/real.yaml), the perturbed step on both corpora, ~15 CPU-min; (b) the "
+    "document's corpus and test set, config/paper.yaml (uci_nips, all held-out documents; "
+    "a download target), the perturbed step, ~5-10 CPU-h"
+)
+SETTLE_T52 = (
+    "settle: the perturbed step on long documents, config/paper.yaml (uci_nips, full papers) "
+    "or the 80 longest 20 Newsgroups test documents with config/real.yaml's budgets "
+    "(~1-2 CPU-h per corpus)"
+)
+SETTLE_T53C = (
+    "settle: the symasym step with config/paper.yaml's lr_long_temps: 100000, ~1 CPU-h per corpus"
+)
+SETTLE_T53V = (
+    "settle: the symasym step on the document's corpus (config/paper.yaml, uci_nips, "
+    "~5-10 CPU-h), and on KOS with all held-out documents (~3x the 80-document step) to see "
+    "whether the ratio moves with the test set"
+)
+SETTLE_ITER = (
+    "settle: the ladder's rung docs80_S100 (config/ladder.yaml: every test document of the "
+    "real run; ~80 min on 2 cores at the docs10 rungs' 0.62 CPU-s per test token)"
+)
 
 CAUSES = [
     # --- iteration-AIS (Figs 5.7-5.10): REVERSALS case 4, "stands" -------------------------
@@ -92,21 +116,17 @@ CAUSES = [
     # are at that level: the test documents' own preference caps every estimator, so none
     # can lead by the document's margin. (Ours: LR 66.9 / 68.8 %, Std AIS 62.5 / 51.2 % at
     # 10,000 temperatures on Cora / KOS.)
-    # Settling experiment: (a) the other reading of Sec. 5.3.1's perturbation,
-    # ais_eval.train.perturb_mode: cell (config/real.yaml), the perturbed step on both
-    # corpora, ~15 CPU-min; (b) the document's corpus and test set, config/paper.yaml
-    # (uci_nips, all held-out documents; download target), perturbed step ~5-10 CPU-h.
     Cause(
         "C5.3",
         "open",
         f"{T51}: cheap ratio-AIS 59.4-68.8 % vs LR 55.6-57.5 %, Std 40.0-48.1 %; expensive "
-        "ratio-AIS 62.5-63.8 % on both corpora (document 86.9-90.3 %)",
+        "ratio-AIS 62.5-63.8 % on both corpora (document 86.9-90.3 %); " + SETTLE_T51,
     ),
     Cause(
         "T5.1-exp",
         "open",
         f"{T51}: at 10,000 temperatures ratio-AIS 62.5-63.8 % on both (document 86.9-90.3 %); "
-        "LR 66.9 / 68.8 %, Std 62.5 / 51.2 % (Cora / KOS)",
+        "LR 66.9 / 68.8 %, Std 62.5 / 51.2 % (Cora / KOS); " + SETTLE_T51,
     ),
     # --- Table 5.2 variances (C5.14 cheap/expensive, T5.2v-exp) and the expensive corpus
     # ratio (T5.2r-exp). Ours, expensive: LR variance 1.3-3x the document's, ratio-AIS
@@ -114,28 +134,26 @@ CAUSES = [
     # per-document perplexity ratio exp(dL/N_d) of a short document carries more variance);
     # within our 80 documents the per-document ratio barely follows N_d (Spearman +0.06 to
     # +0.29, published/real/causes/ais_eval_doc_length.csv), too weak to decide.
-    # Settling experiment: the perturbed step on long documents, config/paper.yaml
-    # (uci_nips, full papers) or the 80 longest 20 Newsgroups test documents with
-    # config/real.yaml's budgets (~1-2 CPU-h per corpus); for T5.2r-exp (gaps < 0.002 between
-    # converged estimators) also all held-out documents (ais_eval.perturbed.n_docs: null,
-    # ~3x the 80-document step).
     Cause(
         "C5.14",
         "open",
         f"{T52}: Std AIS / LR variance cheap 5.39 (Cora), 8.78 (KOS); expensive 6.80, 14.7; "
-        "threshold 10 (document's ratios 27-59)",
+        "threshold 10 (document's ratios 27-59); " + SETTLE_T52,
     ),
     Cause(
         "T5.2v-exp",
         "open",
         f"{T52}: expensive min(LR, Std) / max ratio-AIS variance 66.9 (Cora), 71.1 (KOS), "
-        "needs 100; ratio-AIS variance 1.5e-7 to 7.1e-7 vs the document's ~1e-8",
+        "needs 100; ratio-AIS variance 1.5e-7 to 7.1e-7 vs the document's ~1e-8; " + SETTLE_T52,
     ),
     Cause(
         "T5.2r-exp",
         "open",
         f"{T52}: expensive corpus ratios within 0.002 of each other (Cora LR 0.991, Std 0.993, "
-        "ratio-AIS 0.994; KOS LR 0.994, ratio-AIS 0.995, Std 1.00)",
+        "ratio-AIS 0.994; KOS LR 0.994, ratio-AIS 0.995, Std 1.00); "
+        + SETTLE_T52
+        + ", and, the gaps being < 0.002 between converged estimators, all held-out "
+        "documents (ais_eval.perturbed.n_docs: null, ~3x the 80-document step)",
     ),
     # --- Fig 5.6 (C5.5a, C5.5b): one KOS document. The real run: S = 20, up to 30,000
     # temperatures (config/real.yaml ais_eval.ntemps; the document: 100 samples, n >= 20,000
@@ -162,71 +180,76 @@ CAUSES = [
     # --- Table 5.3 correlations with the long LR run (C5.7a cheap, T5.3c-exp expensive). The
     # reference is LR with 20,000 temperatures (config/real.yaml ais_eval.symasym
     # lr_long_temps; document 100,000), and cheap LR correlates with it best on Cora (0.990).
-    # Settling experiment: lr_long_temps: 100000 (config/paper.yaml's), symasym step,
-    # ~1 CPU-h per corpus.
     Cause(
         "C5.7a",
         "open",
         f"{T53}: cheap correlation with the 20,000-temperature LR run: LR 0.990 / 0.981, "
-        "best ratio-AIS 0.970 / 0.985, Std 0.902 / 0.763 (Cora / KOS)",
+        "best ratio-AIS 0.970 / 0.985, Std 0.902 / 0.763 (Cora / KOS); " + SETTLE_T53C,
     ),
     Cause(
         "T5.3c-exp",
         "open",
         f"{T53}: expensive, Cora: LR 0.998, ratio-AIS 0.971-0.974, Std 0.972 (Std above the "
-        "lowest ratio-AIS path)",
+        "lowest ratio-AIS path); " + SETTLE_T53C,
         dataset="cora",
     ),
     # --- Table 5.3 variances and forward/reverse bias (C5.7b, T5.3v-exp, T5.3r-exp). Our
     # ratio-AIS variance is 7-61x the document's while LR's is 1.3-4.5x, so min(LR, Std) /
     # max ratio-AIS is 1.35-2.04 (needs 10). On KOS our asymmetric and symmetric models
     # differ more than the document's NIPS pair (corpus ratio 0.94-0.98 vs 0.975-1.01), on
-    # Cora about as much (0.967-0.987 vs ACL 0.980-1.00). Settling
-    # experiment: the symasym step on the document's corpus (config/paper.yaml, uci_nips,
-    # ~5-10 CPU-h), and on KOS with all held-out documents (~3x the 80-document step) to
-    # see whether the ratio moves with the test set.
+    # Cora about as much (0.967-0.987 vs ACL 0.980-1.00).
     Cause(
         "C5.7b",
         "open",
         f"{T53}: cheap ratio-AIS variance 1.3e-4 to 4.0e-4 vs LR 3.4e-4 / 5.6e-4 (KOS / Cora); "
-        "the document's ratio-AIS 7e-6 to 2e-5",
+        "the document's ratio-AIS 7e-6 to 2e-5; " + SETTLE_T53V,
     ),
     Cause(
         "T5.3v-exp",
         "open",
         f"{T53}: expensive ratio-AIS variance 1.1e-5 to 4.2e-5 vs LR 3.8e-5 / 6.3e-5 "
-        "(KOS / Cora); the document's ratio-AIS 5e-7 to 1.4e-6",
+        "(KOS / Cora); the document's ratio-AIS 5e-7 to 1.4e-6; " + SETTLE_T53V,
     ),
     Cause(
         "T5.3r-exp",
         "open",
         f"{T53}: Cora expensive forward - reverse: geometric 0.0004 (2 SE 0.0012), convex "
-        "0.0011 (2 SE 0.0011); KOS passes",
+        "0.0011 (2 SE 0.0011); KOS passes; " + SETTLE_T53V,
         dataset="cora",
     ),
     # --- rows added for issue 21 after the causes above were written (Table 5.2 top's
     # geometric-vs-convex variance, Table 5.3's forward direction, Figs 5.7-5.10's later
-    # variance and smaller dip): not examined yet. Settling experiment: the same steps on
-    # the document's corpus (config/paper.yaml, uci_nips) and on KOS with all held-out
-    # documents, as for C5.7b above.
-    Cause("T5.2v-geo", "open", ""),
-    Cause("C5.7d", "open", ""),
+    # variance and smaller dip)
+    Cause(
+        "T5.2v-geo",
+        "open",
+        f"{T52}: not examined yet; settle: the perturbed step on the document's corpus "
+        "(config/paper.yaml, uci_nips; ~5-10 CPU-h) and on KOS with all held-out documents "
+        "(~3x the 80-document step)",
+    ),
+    Cause(
+        "C5.7d",
+        "open",
+        f"{T53}: not examined yet; settle: the symasym step on the document's corpus "
+        "(config/paper.yaml, uci_nips; ~5-10 CPU-h) and on KOS with all held-out documents "
+        "(~3x the 80-document step), as for C5.7b",
+    ),
     # Figs 5.9/5.10's later variance (C5.8c) and Figs 5.7/5.8's smaller dip (C5.9b): the
     # ladder's 5 -> 10 test documents leave both failing for the same method (LR at 10n
-    # temperatures); settling experiment: its rung docs80_S100 (every test document of the
-    # real run; ~80 min on 2 cores at the docs10 rungs' 0.62 CPU-s per test token).
+    # temperatures)
     Cause(
         "C5.8c",
         "open",
         f"{LADDER}: 5 -> 10 test documents, LR at 10n temperatures still has lower variance "
         "late (Cora 0.110 -> 0.082, then 0.079 -> 0.068; KOS 0.096 -> 0.087, then "
-        "0.231 -> 0.167); the other methods' variance rises",
+        "0.231 -> 0.167); the other methods' variance rises; " + SETTLE_ITER,
     ),
     Cause(
         "C5.9b",
         "open",
         f"{LADDER}: 5 -> 10 test documents, Cora's LR dip still grows with 10n temperatures "
-        "(2.77 -> 3.06, then 1.25 -> 1.36); Std AIS's shrinks (3.18 -> 2.61, 2.11 -> 1.35)",
+        "(2.77 -> 3.06, then 1.25 -> 1.36); Std AIS's shrinks (3.18 -> 2.61, 2.11 -> 1.35); "
+        + SETTLE_ITER,
         dataset="cora",
     ),
 ]
