@@ -33,8 +33,8 @@ numbers quoted below come from two files:
 * **reduction** (1): C6a on KOS, where the hdp_pcvb0 ladder
   (``published/ladder/hdp_pcvb0/``) closes the PCVB-CVB gap from 0.050 to 0.0301 (tolerance
   0.03) at the document's T = 100 with its 5 runs.
-* **open** (13): everything else. Each open pattern names, in a comment, the experiment
-  that would settle it.
+* **open** (13): everything else. Each open entry's evidence ends with the experiment that
+  would settle it (``settle: ...``).
 """
 
 from __future__ import annotations
@@ -50,6 +50,19 @@ FIG3 = "published/real/hdp_pcvb0/fig3.csv"
 FIG4 = "published/real/hdp_pcvb0/fig4.csv"
 REAL = "config/real.yaml"
 HLAD = "published/ladder/hdp_pcvb0/ladder.csv"
+# the settling experiments of the open entries (issue 24: in the evidence, so the ledger shows them)
+SETTLE_C4 = (
+    "settle: CVB AA on KOS at T = 300, 100 iterations, with sort_topics: true and with one "
+    "other hyperprior (e.g. a_alpha = b_alpha = 1; config/real.yaml hdp_pcvb0.options), "
+    "~15 CPU-min each unloaded (perplexity_kos_cvb_AA: 879 CPU-s for T = 50 and 300); then "
+    "the stand-ins at T = 300 (config/paper.yaml grid)"
+)
+SETTLE_AP = "settle: the fits at T = 100, 200, 300 on AP with 3 runs, as for C6a on Cora (~3 CPU-h)"
+SETTLE_KNN = (
+    "settle: the knn step with config/paper.yaml's news20 (10,000 documents) and knn section "
+    "(5 runs, T = 100-300), ~5-10 CPU-h; a first rung: n_docs 10,000 at T = 50, 1 run, "
+    "~1 CPU-h"
+)
 
 CAUSES = [
     # --- KOS, T = 300 (the document's T): the AA stall of REVERSALS case 1 -----------------
@@ -213,26 +226,21 @@ CAUSES = [
     # (document 0.1532) and exceeds 1 on 20news at T = 50 (4.13), so the miss is not the
     # stand-ins' alone. Candidates the document leaves open: the CVB Gamma hyperpriors
     # (infpy's midpoints, config/real.yaml hdp_pcvb0.options.hyperprior) and topic sorting
-    # (sort_topics: false; infpy sorts). Settling experiment: CVB AA on KOS at T = 300,
-    # 100 iterations, with sort_topics: true and with one other hyperprior (e.g.
-    # a_alpha = b_alpha = 1), ~15 CPU-min each unloaded (perplexity_kos_cvb_AA: 879
-    # CPU-s for T = 50 and 300); then the stand-ins at T = 300 (config/paper.yaml grid).
+    # (sort_topics: false; infpy sorts).
     Cause(
         "C4a",
         "open",
-        f"{FIG2}: CVB AA max E[alpha0 pi_k] 2.12 (KOS, T = 300), 4.13 (20news, T = 50)",
+        f"{FIG2}: CVB AA max E[alpha0 pi_k] 2.12 (KOS, T = 300), 4.13 (20news, T = 50); "
+        + SETTLE_C4,
     ),
     Cause(
         "C4b",
         "open",
         f"{FIG2}: CVB AA max E[alpha0 pi_k]: KOS 2.12 (document 0.1532), "
-        "20news 4.13, AP 0.335, Cora 0.107 (mean of 3 runs)",
+        "20news 4.13, AP 0.335, Cora 0.107 (mean of 3 runs); " + SETTLE_C4,
     ),
     # C6a: PCVB vs CVB 5.0-6.2 % apart (KOS AA 1880 vs 1790, 20news AA 1106 vs 1041, Cora
-    # AS 1103 vs 1162 in all 3 runs, so not seed noise), at T = 50 only. Settling
-    # experiment: cvb and pcvb (AS, AA) at T = 100, 200, 300 on Cora with 3 runs (its
-    # T = 50 fits take 90-120 CPU-s per config for 3 runs; ~1.5 CPU-h in all), then KOS
-    # at the document's grid (config/paper.yaml; ~10 CPU-h).
+    # AS 1103 vs 1162 in all 3 runs, so not seed noise), at T = 50 only.
     # KOS, the document's corpus: the hdp_pcvb0 ladder closes the gap toward the document's
     # T grid and 5 runs
     Cause(
@@ -247,52 +255,55 @@ CAUSES = [
         "C6a",
         "open",
         f"{FIG3}: PCVB vs CVB at T = 50: KOS AA 1880.3 vs 1790.2, 20news AA "
-        "1105.7 vs 1040.9, Cora AS 1103.2 vs 1161.9",
+        "1105.7 vs 1040.9, Cora AS 1103.2 vs 1161.9; settle: cvb and pcvb (AS, AA) at "
+        "T = 100, 200, 300 with 3 runs on Cora (its T = 50 fits take 90-120 CPU-s per config "
+        "for 3 runs; ~1.5 CPU-h in all), and on 20news the hdp_pcvb0 ladder's doc rung "
+        "(config/ladder.yaml: 10,000 documents, T = 100, 200, 300, 5 runs; ~51 CPU-h, a "
+        "cluster job)",
     ),
     # C6b / C7 on AP (3.4 %, 5.7 %): CVB0 AA 2149.5 vs PCVB0 AA 2076.5; PCVB AA 2893.0 vs
     # AS 2727.9 (PCVB AA is the worse prior on KOS, Cora and AP alike). One run at T = 50.
-    # Settling experiment: the T ladder above on AP with 3 runs (~3 CPU-h).
     Cause(
         "C6b",
         "open",
-        f"{FIG3}: AP T = 50, AA: CVB0 2149.5 vs PCVB0 2076.5 (3.4 %); AS 2083.2 vs 2104.1",
+        f"{FIG3}: AP T = 50, AA: CVB0 2149.5 vs PCVB0 2076.5 (3.4 %); AS 2083.2 vs 2104.1; "
+        + SETTLE_AP,
         dataset="ap",
     ),
     Cause(
         "C7",
         "open",
         f"{FIG3}: AP T = 50: PCVB AS 2727.9 vs AA 2893.0 (5.7 %); KOS 7.0 %, "
-        "Cora 6.5 % for the same pair",
+        "Cora 6.5 % for the same pair; " + SETTLE_AP,
         dataset="ap",
     ),
     # C13 on 20news: at T = 50 and at the document's T = 100 PCVB0 uses every topic by both
-    # metrics (ladder). Settling experiment: PCVB0 AS/AA at T = 200 and 300 on 20news,
-    # first on our 2,000 documents (scripts/hdp_pcvb0_keff_ladder.py, ~5 CPU-min per fit
-    # unloaded), then on config/paper.yaml's 10,000 (~1-2 CPU-h).
+    # metrics (ladder).
     Cause(
         "C13",
         "open",
         f"{LADDER}: 20news PCVB0 AS and AA use 100 of 100 topics at T = 100 by both metrics "
-        f"(E[n_k] >= 1, >= 0.1 % of tokens); at T = 50 50 of 50 ({RUNS})",
+        f"(E[n_k] >= 1, >= 0.1 % of tokens); at T = 50 50 of 50 ({RUNS}); settle: PCVB0 "
+        "AS/AA at T = 200 and 300 on 20news, first on our 2,000 documents "
+        "(scripts/hdp_pcvb0_keff_ladder.py, ~5 CPU-min per fit unloaded), then on "
+        "config/paper.yaml's 10,000 (~1-2 CPU-h)",
         dataset="news20",
     ),
     # C11c/C11d (7-NN on 20news): one run, 2,000 documents (document 10,000), T = 50,
     # 50 iterations and 20 fold-in iterations (document 100 / 100): 200 test documents, so
-    # one document is 0.005 of accuracy. Settling experiment: the knn step with
-    # config/paper.yaml's news20 (10,000 documents) and knn section (5 runs, T = 100-300),
-    # ~5-10 CPU-h; a first rung: n_docs 10,000 at T = 50, 1 run, ~1 CPU-h.
+    # one document is 0.005 of accuracy.
     Cause(
         "C11c",
         "open",
         f"{FIG4}: 7-NN AS: PCVB0 0.550 vs CVB0 0.590, one run; "
-        f"{REAL}: hdp_pcvb0.knn test_frac 0.1 of 2,000 documents",
+        f"{REAL}: hdp_pcvb0.knn test_frac 0.1 of 2,000 documents; " + SETTLE_KNN,
         dataset="news20",
     ),
     Cause(
         "C11d",
         "open",
         f"{FIG4}: 7-NN accuracy 0.385-0.590; {REAL}: hdp_pcvb0.datasets "
-        "news20 n_docs 2,000 (document 10,000)",
+        "news20 n_docs 2,000 (document 10,000); " + SETTLE_KNN,
         dataset="news20",
     ),
 ]
