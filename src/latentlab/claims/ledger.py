@@ -41,7 +41,7 @@ Every judged row also carries its rule in the ``rule`` column (compact JSON), so
 Causes (issue 24): every ``not_reproduced`` row says why it misses in ``cause`` (one of
 :data:`CAUSES`) with a pointer to the file or test that shows it in ``evidence``; the study
 declares them next to its claims (``STUDY.causes``), and a miss nobody has explained yet is
-``open``.
+``open``, its evidence ending with the run or check that would settle it (``settle: ...``).
 
 Verdicts: ``reproduced``, ``not_reproduced``, ``not_testable`` (public data cannot test
 it: private corpora, human studies), ``not_run`` (public data this run's config leaves
