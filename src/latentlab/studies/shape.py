@@ -238,6 +238,14 @@ class Study:
         self.claims_settings: type | None = None
         self.rule_settings: type | None = None
 
+    @property
+    def cited(self) -> str:
+        """The document as a reader cites it: ``Foulds 2014, ch. 4`` (its ``source``), else
+        the ledger's ``document``."""
+        if self.source is None:
+            return self.document
+        return ", ".join(x for x in (self.source.cite, self.source.part) if x)
+
     # ------------------------------------------------------------------ registration
     def _add(self, names, kind, settings, fn, help=""):
         for n in names:
@@ -417,7 +425,7 @@ class Study:
         command line names it), only the module that registers it is imported: a run step
         does not pay for matplotlib."""
         _import_parts(self, until=step)
-        p = subparsers.add_parser(self.name, help=f"{self.title or self.name} ({self.document})")
+        p = subparsers.add_parser(self.name, help=f"{self.title or self.name} ({self.cited})")
         sub = p.add_subparsers(dest="step", metavar="STEP", required=True)
         for name, st in sorted(self.steps.items()):
             sp = sub.add_parser(name, help=(st.help.splitlines() or [""])[0])

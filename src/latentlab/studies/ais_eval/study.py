@@ -23,7 +23,7 @@ from latentlab.studies.shape import Source, Study
 STUDY = Study(
     "ais_eval",
     document="Foulds 2014 (seed 004), ch. 5",
-    title="Foulds 2014 ch. 5: AIS",
+    title="AIS and other likelihood estimators for topic models",
     modules=("runs", "figures", "tables", "claims", "bench"),
     source=Source(
         "004", "Foulds (PhD 2014): DRIFT, TIR, SCVB0, AIS evaluation", "Foulds 2014", "ch. 5"

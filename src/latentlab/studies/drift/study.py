@@ -28,7 +28,7 @@ from latentlab.studies.shape import Source, Study
 STUDY = Study(
     "drift",
     document="004_1d0e5f2e58b54e45",
-    title="DRIFT: dynamic relational infinite feature model (Foulds 2014, ch. 2)",
+    title="DRIFT: dynamic relational infinite feature model",
     modules=("runs", "enron_text", "text", "figures", "tables", "claims", "bench"),
     source=Source(
         "004", "Foulds (PhD 2014): DRIFT, TIR, SCVB0, AIS evaluation", "Foulds 2014", "ch. 2"

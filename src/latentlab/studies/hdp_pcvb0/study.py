@@ -27,7 +27,7 @@ from latentlab.studies.shape import Source, Study
 STUDY = Study(
     "hdp_pcvb0",
     document="Sato, Kurihara & Nakagawa, KDD 2012 (seed 001)",
-    title="Sato, Kurihara & Nakagawa 2012: PCVB0 for HDP-LDA",
+    title="PCVB0 for HDP-LDA",
     modules=("runs", "figures", "claims", "bench"),
     source=Source(
         "001",

@@ -25,7 +25,7 @@ from latentlab.studies.shape import Source, Study
 STUDY = Study(
     "iwtm",
     document="003_c656f54f5ebd320a",
-    title="Infinite-word topic models on scene images (Waters 2014, chs. 3-7)",
+    title="Infinite-word topic models on scene images",
     modules=(
         "runs",
         "incremental",

@@ -27,7 +27,7 @@ from latentlab.studies.shape import Source, Study
 STUDY = Study(
     "nonconjugate_vi",
     document="Wang & Blei (JMLR 2013), Variational inference in nonconjugate models (seed 002)",
-    title="Wang & Blei 2013: Laplace / delta-method VI",
+    title="Laplace / delta-method VI",
     modules=("runs", "figures", "tables", "claims"),
     source=Source(
         "002",

@@ -29,7 +29,7 @@ from latentlab.studies.shape import Source, Study
 STUDY = Study(
     "scvb0",
     document="004_1d0e5f2e58b54e45",
-    title="Foulds 2014 ch. 4: SCVB0 vs SVB",
+    title="SCVB0 vs SVB",
     modules=("runs", "figures", "tables", "claims", "bench"),
     source=Source(
         "004", "Foulds (PhD 2014): DRIFT, TIR, SCVB0, AIS evaluation", "Foulds 2014", "ch. 4"
