@@ -8,6 +8,7 @@ Groups are discovered, so a study adds commands without editing this file:
 * ``latentlab.rebuild``                  -> ``latentlab rebuild PUBLISHED_FILE ...``
 * ``latentlab.ladder``                   -> ``latentlab ladder collect|bench`` (rules/ladder.smk)
 * ``latentlab.config_reference``         -> ``latentlab config reference`` (config/README.md)
+* ``latentlab.studies_reference``        -> ``latentlab docs studies`` (docs/studies.md)
 * ``latentlab.studies.<study>.cli``      -> ``latentlab <study> ...``
 
 Each such module defines ``register(subparsers)`` that adds one parser for its group
@@ -32,6 +33,7 @@ CORE_GROUPS = [
     "latentlab.rebuild",
     "latentlab.ladder",
     "latentlab.config_reference",
+    "latentlab.studies_reference",
 ]
 
 
@@ -57,6 +59,7 @@ CORE_BY_NAME = {
     "claims": "latentlab.claims.cli",
     "ladder": "latentlab.ladder",
     "config": "latentlab.config_reference",
+    "docs": "latentlab.studies_reference",
 }
 
 

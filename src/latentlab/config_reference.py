@@ -364,7 +364,7 @@ def render(root: str | Path = ".") -> str:
             "",
             f"## {s.name}",
             "",
-            f"{s.title or s.name} ({s.document}); settings: "
+            f"{s.title or s.name} ({s.cited}); settings: "
             f"`src/latentlab/studies/{s.name}/study.py`.",
             "",
             *_table(study_rows(s), steps=True),

@@ -2,7 +2,10 @@
 
 A study package ``latentlab.studies.<name>`` holds:
 
-``study.py``   ``STUDY = Study(...)`` and the settings dataclasses of its steps
+``study.py``   ``STUDY = Study(...)`` (with the document it replicates, :class:`Source`, and
+               the data registry entries it reads) and the settings dataclasses of its
+               steps; its docstring's ``Notes`` section is the study's notes in
+               ``docs/studies.md`` (``python -m latentlab docs studies``)
 ``runs.py``    computation -> raw results on disk (``@STUDY.run``)
 ``figures.py`` figure id -> function returning :class:`FigureOutput` (``@STUDY.figure``)
 ``tables.py``  table id -> function returning :class:`TableOutput` (``@STUDY.table``)
@@ -183,6 +186,18 @@ class TableOutput:
     floatfmt: str = ".4g"
 
 
+@dataclass(frozen=True)
+class Source:
+    """The document a study replicates (``docs/studies.md`` is generated from it): its seed
+    number, one line naming it (the same line in every study of the document), how a table
+    cites it and the part of it the study replicates."""
+
+    seed: str  # "004"
+    document: str  # "Foulds (PhD 2014): DRIFT, TIR, SCVB0, AIS evaluation"
+    cite: str  # "Foulds 2014"
+    part: str = ""  # "ch. 4" ("": the whole document)
+
+
 @dataclass
 class Step:
     name: str
@@ -196,12 +211,25 @@ class Study:
     """Registry of a study's steps; builds the CLI and tells the rules which keys each
     step reads."""
 
-    def __init__(self, name: str, document: str, title: str = "", modules: tuple[str, ...] = ()):
+    def __init__(
+        self,
+        name: str,
+        document: str,
+        title: str = "",
+        modules: tuple[str, ...] = (),
+        source: Source | None = None,
+        data: dict[str, str] | None = None,
+    ):
         self.name = name
-        self.document = document
+        self.document = document  # the claims ledger's document column
         self.title = title
         # the modules of latentlab.studies.<name> that register steps, in import order
         self.modules = tuple(modules)
+        # the document and part replicated, and the data registry entries (latentlab.data.
+        # registry) that a config of the study may name, each with a line on what it stands
+        # for (docs/studies.md; tests/test_studies_reference.py checks the configs against it)
+        self.source = source
+        self.data = dict(data or {})
         self.steps: dict[str, Step] = {}
         self.redraws: dict[str, Callable] = {}
         self.claim_specs: list = []
@@ -209,6 +237,14 @@ class Study:
         self.cause_specs: list = []
         self.claims_settings: type | None = None
         self.rule_settings: type | None = None
+
+    @property
+    def cited(self) -> str:
+        """The document as a reader cites it: ``Foulds 2014, ch. 4`` (its ``source``), else
+        the ledger's ``document``."""
+        if self.source is None:
+            return self.document
+        return ", ".join(x for x in (self.source.cite, self.source.part) if x)
 
     # ------------------------------------------------------------------ registration
     def _add(self, names, kind, settings, fn, help=""):
@@ -389,7 +425,7 @@ class Study:
         command line names it), only the module that registers it is imported: a run step
         does not pay for matplotlib."""
         _import_parts(self, until=step)
-        p = subparsers.add_parser(self.name, help=f"{self.title or self.name} ({self.document})")
+        p = subparsers.add_parser(self.name, help=f"{self.title or self.name} ({self.cited})")
         sub = p.add_subparsers(dest="step", metavar="STEP", required=True)
         for name, st in sorted(self.steps.items()):
             sp = sub.add_parser(name, help=(st.help.splitlines() or [""])[0])

@@ -16,15 +16,23 @@ import zlib
 from dataclasses import dataclass, field
 from typing import Literal
 
-from latentlab.studies.shape import Study
+from latentlab.studies.shape import Source, Study
 
 # the modules that register this study's steps (shape.load_study imports them all, a job
 # only its step's): listed, never imported for their side effect
 STUDY = Study(
     "ais_eval",
     document="Foulds 2014 (seed 004), ch. 5",
-    title="Foulds 2014 ch. 5: AIS",
+    title="AIS and other likelihood estimators for topic models",
     modules=("runs", "figures", "tables", "claims", "bench"),
+    source=Source(
+        "004", "Foulds (PhD 2014): DRIFT, TIR, SCVB0, AIS evaluation", "Foulds 2014", "ch. 5"
+    ),
+    data={
+        "kos": "stands in for NIPS in the real run",
+        "uci_nips": "NIPS, paper run",
+        "cora": "stands in for ACL (the AAN is not downloadable here)",
+    },
 )
 
 # Figures drawn from one corpus role: figure id -> role (and, for Figs 5.7-5.10, the panel)

@@ -42,6 +42,8 @@ def _sweeps_per_second(data, hyper, sweeps, seed):
 
 @STUDY.run("bench", settings=BenchSettings)
 def bench(ctx):
+    """bench.csv: DRIFT sweeps per second against N, T and K, the speed-up of independent
+    chains, LFRM_LDA sweeps."""
     b = ctx.settings.bench
     sweeps = b["sweeps"][0]
     rows = []

@@ -4,6 +4,15 @@ The document: James R. Foulds (2014), *Latent Variable Modeling for Networks and
 Models and Evaluation Techniques*, PhD dissertation, University of California, Irvine
 (seed 004). Sections, equations, figures and tables cited in this package are its
 own (chapter 2 and Appendix A).
+
+Notes
+-----
+Synthetic data: DRIFT networks with known features (Sec. 2.6.1; the smoke run's
+network is an Enron-like synthetic one), and LFRM_LDA / BMF_LDA text networks with planted
+feature-topic associations: Tables 2.3/2.4 and Fig 2.8 are synthetic analogues (the
+document's Twitter data are private); Table 2.3 adds the Enron subject-line rows in
+``real``. The DRIFT fits' per-iteration K⁺, α, ε traces are ``synth_trace.csv`` /
+``monthly_trace.csv`` (claims C2.6, C2.6b).
 """
 
 from __future__ import annotations
@@ -12,15 +21,26 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from latentlab.settings import Invalid, setting
-from latentlab.studies.shape import Study
+from latentlab.studies.shape import Source, Study
 
 # the modules that register this study's steps (shape.load_study imports them all, a job
 # only its step's): listed, never imported for their side effect
 STUDY = Study(
     "drift",
     document="004_1d0e5f2e58b54e45",
-    title="DRIFT: dynamic relational infinite feature model (Foulds 2014, ch. 2)",
+    title="DRIFT: dynamic relational infinite feature model",
     modules=("runs", "enron_text", "text", "figures", "tables", "claims", "bench"),
+    source=Source(
+        "004", "Foulds (PhD 2014): DRIFT, TIR, SCVB0, AIS evaluation", "Foulds 2014", "ch. 2"
+    ),
+    data={
+        "enron_email": (
+            "the Enron email network (top 50 actors, monthly); in `real` and `paper` also "
+            "LFRM_LDA on it with the messages' subject lines as edge documents (a substitute for "
+            "the email bodies, not in the mirror: `enron_text_*`, Table 2.3's `ours (Enron "
+            "subject lines, substitute)` rows, C2.11)"
+        ),
+    },
 )
 
 # The method grid of Table 2.1 (forecasting, missing data): fitting.py fits them, the tables

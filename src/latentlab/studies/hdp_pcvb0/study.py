@@ -5,6 +5,11 @@ passes a step only the keys its settings declare (``step_params``), so a change 
 claim tolerance reruns only the claims. The model's own settings are
 :class:`~latentlab.models.hdp.HDPOptions` (config key ``options``, overlaid by a task's
 ``options``); errors of the model name its parameters and are mapped here to config keys.
+
+Notes
+-----
+``bench_targets.csv`` (beside ``bench.csv``, built last): the time each of the
+study's jobs took, from their Snakemake benchmark files (:mod:`latentlab.bench_targets`).
 """
 
 from __future__ import annotations
@@ -15,15 +20,29 @@ from typing import Any, Literal
 
 from latentlab.errors import ConfigError
 from latentlab.models.hdp import CONFIGS, HDPOptions
-from latentlab.studies.shape import Study
+from latentlab.studies.shape import Source, Study
 
 # the modules that register this study's steps (shape.load_study imports them all, a job
 # only its step's): listed, never imported for their side effect
 STUDY = Study(
     "hdp_pcvb0",
     document="Sato, Kurihara & Nakagawa, KDD 2012 (seed 001)",
-    title="Sato, Kurihara & Nakagawa 2012: PCVB0 for HDP-LDA",
+    title="PCVB0 for HDP-LDA",
     modules=("runs", "figures", "claims", "bench"),
+    source=Source(
+        "001",
+        "Sato, Kurihara & Nakagawa (KDD 2012): practical CVB0 for HDP-LDA",
+        "Sato et al. 2012",
+    ),
+    data={
+        "kos": "the document's corpus",
+        "newsgroups": "20news (a different packaging of the document's corpus)",
+        "ap": "stands in for WSJ",
+        "cora": "stands in for 7conf",
+        "snap_astroph": "AstroPh, the document's network (Fig 5)",
+        "snap_enron": "EnronNet, the document's network (Fig 5)",
+        "uci_enron": "the document's Enron text corpus, paper run",
+    },
 )
 
 _OPTION_KEYS = {f.name for f in dataclasses.fields(HDPOptions)}

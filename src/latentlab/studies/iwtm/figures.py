@@ -54,6 +54,8 @@ def _acc_vs_k(df, base, dots, title, ctx):
 
 @STUDY.figure("fig4_1", settings=FigSettings)
 def fig4_1(ctx):
+    """Fig 4.1: accuracy vs vocabulary size, Gibbs IWTM (and LDA on its clusters) vs
+    supervised LDA+BOW."""
     df = _concat(ctx, "ch4")
     return _acc_vs_k(
         df,
@@ -66,6 +68,8 @@ def fig4_1(ctx):
 
 @STUDY.figure("fig5_2", settings=FigSettings)
 def fig5_2(ctx):
+    """Fig 5.2: accuracy vs vocabulary size, CAVI IWTM + HIK SVM vs LDA+KMEANS vs
+    LDA+GDPMM."""
     df = _concat(ctx, "ch5")
     res = _acc_vs_k(
         df,
@@ -94,6 +98,7 @@ def _confusion_panel(fig, ax, M, names, title, fontsize):
 
 @STUDY.figure("fig4_2", settings=FigSettings)
 def fig4_2(ctx):
+    """Fig 4.2: confusion matrices of IWTM and sLDA+BOW (each one's best run)."""
     paths = ctx.input_list("confusion")
     fig, axes = plt.subplots(len(paths), 2, figsize=(10, 4.6 * len(paths)), squeeze=False)
     rows = []
@@ -146,6 +151,8 @@ def fig4_3(ctx):
 
 @STUDY.figure("fig5_1", settings=FigSettings)
 def fig5_1(ctx):
+    """Fig 5.1: sparsity of b~, q(c_k = c) of the 100 atoms with the most data over the
+    clusters they map to."""
     z = np.load(ctx.input_list("beta")[0])
     B, n_k = z["beta"], z["n_k"]
     top = np.argsort(-n_k, kind="stable")[:100]
@@ -169,6 +176,7 @@ def fig5_1(ctx):
 
 @STUDY.figure("fig5_3", settings=FigSettings)
 def fig5_3(ctx):
+    """Fig 5.3: LDA+KMEANS training time per K and its ratio to CAVI IWTM's."""
     df = _concat(ctx, "ch5")
     fig, axes = plt.subplots(1, 2, figsize=(10, 4))
     rows = []

@@ -49,6 +49,8 @@ def clusters_per_iteration(X, C, gamma, n_iter, seed, min_count=1.0):
 
 @STUDY.run("pareback", settings=ParebackSettings)
 def pareback(ctx):
+    """Fig 7.1 analogue: clusters with at least one expected datum and the lower bound after
+    each VB iteration of a variational Gaussian DP mixture on the training descriptors."""
     s = ctx.settings.pareback
     z, meta = _load(ctx.input("data"), ctx.settings.desc_per_doc, ctx.seed(7))
     X, _ = _sub(z, pool_train(z["rank"], s.n_train))

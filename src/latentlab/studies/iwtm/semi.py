@@ -23,6 +23,8 @@ from .study import STUDY, SemiSettings
 
 @STUDY.run("semi", settings=SemiSettings)
 def semi(ctx):
+    """Fig 5.4: semi-supervised IWTM, CAVI topics from N_total training images per class and
+    the HIK SVM trained on the N_L labelled ones among them."""
     s, c = ctx.settings.semi, ctx.settings.cavi
     svm = ctx.settings.svm
     z, meta = _load(ctx.input("data"), ctx.settings.desc_per_doc, ctx.seed(7))

@@ -13,6 +13,8 @@ from .study import STUDY, FigSettings
 
 @STUDY.table("table4_1", settings=FigSettings)
 def table4_1(ctx):
+    """Table 4.1: soft IWTM vs LDA on IWTM's own clusters, mean accuracy per dataset, T and
+    training size (input ``ch4``)."""
     df = pd.concat([pd.read_csv(p) for p in ctx.input_list("ch4")], ignore_index=True)
     d = df[df.model.isin(["IWTM", "LDA_on_IWTM_clusters"])]
     g = d.groupby(["dataset", "T", "n_train", "model"]).agg(acc=("acc", "mean"), K=("K", "mean"))
@@ -23,6 +25,8 @@ def table4_1(ctx):
 
 @STUDY.table("sec5_6_1", settings=FigSettings)
 def sec5_6_1(ctx):
+    """Sec 5.6.1: Gibbs IWTM (ch. 4) vs CAVI IWTM (ch. 5), accuracy and training time side by
+    side (inputs ``ch4``, ``ch5``)."""
     a = pd.concat([pd.read_csv(p) for p in ctx.input_list("ch4")], ignore_index=True)
     b = pd.concat([pd.read_csv(p) for p in ctx.input_list("ch5")], ignore_index=True)
     gi = (

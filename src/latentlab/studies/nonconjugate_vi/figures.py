@@ -21,7 +21,8 @@ def _raw_meta(path) -> dict:
 
 @STUDY.figure("fig2", settings=Fig2PlotSettings)
 def fig2(ctx) -> FigureOutput:
-
+    """Fig. 2: the objective per EM iteration of each method on two documents (input
+    ``traces``)."""
     f2 = ctx.settings.fig2
     df = ctx.csv("traces")
     fig = draw_fig2(df, f2.corpus, f2.K)

@@ -8,6 +8,11 @@ The dataclasses are the only home of the defaults (among them the thresholds and
 document does not give); a rule
 passes a step only the top-level keys its settings declare. Seeds: ``ctx.seed(offset, r)``
 with the offsets named here.
+
+Notes
+-----
+``bench_targets.csv`` (beside ``bench.csv``, built last): the time each of the
+study's jobs took, from their Snakemake benchmark files (:mod:`latentlab.bench_targets`).
 """
 
 from __future__ import annotations
@@ -15,15 +20,27 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-from latentlab.studies.shape import Study
+from latentlab.studies.shape import Source, Study
 
 # the modules that register this study's steps (shape.load_study imports them all, a job
 # only its step's): listed, never imported for their side effect
 STUDY = Study(
     "nonconjugate_vi",
     document="Wang & Blei (JMLR 2013), Variational inference in nonconjugate models (seed 002)",
-    title="Wang & Blei 2013: Laplace / delta-method VI",
+    title="Laplace / delta-method VI",
     modules=("runs", "figures", "tables", "claims"),
+    source=Source(
+        "002",
+        "Wang & Blei (JMLR 2013): Laplace and delta-method VI for nonconjugate models",
+        "Wang & Blei 2013",
+    ),
+    data={
+        "ap": "the document's corpus (Figs 2, 5)",
+        "newsgroups": "stands in for NYT (not public)",
+        "yeast": "Table 1",
+        "scene_mulan": "Table 1 (Scene)",
+        "school": "Table 2 (ILEA School)",
+    },
 )
 
 CTM_METHODS = ("laplace", "delta", "bl")

@@ -8,6 +8,12 @@ own (chapter 4: Sec. 4.2-4.6, Algorithm 7, Figs 4.1-4.10, Tables 4.4-4.5).
 The settings of every step: the fields are the keys of the ``scvb0`` config section the
 step reads, the defaults here are the only defaults. Seeds: ``ctx.seed(offset, r)`` with
 the named offsets below.
+
+Notes
+-----
+The real run adds large synthetic LDA corpora (up to 200,000 documents, config
+``scvb0.datasets``) for the scale trend of Figs 4.4, 4.5 and 4.7. ``fig4_3_<dataset>`` is
+Fig 4.3 drawn again on each corpus of ``curves.extra_datasets``.
 """
 
 from __future__ import annotations
@@ -16,15 +22,27 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from latentlab.settings import setting
-from latentlab.studies.shape import Study
+from latentlab.studies.shape import Source, Study
 
 # the modules that register this study's steps (shape.load_study imports them all, a job
 # only its step's): listed, never imported for their side effect
 STUDY = Study(
     "scvb0",
     document="004_1d0e5f2e58b54e45",
-    title="Foulds 2014 ch. 4: SCVB0 vs SVB",
+    title="SCVB0 vs SVB",
     modules=("runs", "figures", "tables", "claims", "bench"),
+    source=Source(
+        "004", "Foulds (PhD 2014): DRIFT, TIR, SCVB0, AIS evaluation", "Foulds 2014", "ch. 4"
+    ),
+    data={
+        "newsgroups": "stands in for PubMed, NYT and Wikipedia in the real run",
+        "kos": "stands in for NIPS in the real run",
+        "ap": "a further corpus of Fig 4.3 in the real run (`fig4_3_ap`)",
+        "cora": "a further corpus of Fig 4.3 in the real run (`fig4_3_cora`)",
+        "uci_pubmed": "PubMed, paper run",
+        "uci_nytimes": "NYT, paper run (it stands in for Wikipedia in Fig 4.5)",
+        "uci_nips": "NIPS, paper run",
+    },
 )
 
 # seed = base_seed + offset (+ run r)

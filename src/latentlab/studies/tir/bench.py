@@ -31,6 +31,8 @@ def _rate(step, sweeps, repeats, ntok):
 
 @STUDY.run("bench", settings=BenchSettings)
 def bench(ctx):
+    """bench.csv: TIR Gibbs throughput vs the project's LDA CGS, one regression step,
+    tomotopy's DMRModel beside our additive DMR."""
     from latentlab.models.lda import CGS
 
     f, b = ctx.settings.fit, ctx.settings.bench
