@@ -89,7 +89,7 @@ class SCVB0Settings:
 
 @dataclass(frozen=True)
 class SVBSettings:
-    """SVB-B1-O0, Hoffman et al. (2010) as run in Foulds (2014) Sec. 4.2."""
+    """SVB-B1-O0 (Hoffman et al. 2010) as run in Foulds (2014) Sec. 4.2."""
 
     alpha: float = setting(0.1, gt=0)  # document prior
     beta: float = setting(0.01, gt=0)  # topic prior
@@ -103,7 +103,7 @@ class SVBSettings:
 
 @dataclass(frozen=True)
 class CVB0Settings:
-    """Batch CVB0, Asuncion et al. (2009), Foulds (2014) Eq. 4.28."""
+    """Batch CVB0 (Asuncion et al. 2009, Foulds 2014 Eq. 4.28)."""
 
     alpha: float = setting(0.1, gt=0)  # document prior
     beta: float = setting(0.01, gt=0)  # topic prior
@@ -125,7 +125,7 @@ class CGSSettings:
 
 @dataclass(frozen=True)
 class HDPSettings:
-    """Truncated HDP-LDA, Sato et al. (2012), truncation T = K."""
+    """Truncated HDP-LDA (Sato et al. 2012), truncation T = K."""
 
     method: Literal[HDP_METHODS] = "pcvb0"  # the token and global updates (Sato et al.)
     # the topics' base measure: symmetric (AS) or learnt (AA)
@@ -174,8 +174,9 @@ def _fit_settings(method: str, cls: type) -> type:
     """Settings of the fit step of one method: its own section and the evaluation."""
     ns = {
         "__doc__": (
-            f"The fit of {LABELS[method]} on ``dataset``, the corpus (its name), and its "
-            "evaluation. The fits' seed is base_seed + ``seed_offset``."
+            f"The fit of {LABELS[method]} and its evaluation. ``dataset`` names the corpus "
+            "(a data.local entry or a prepared dataset). The fits' seed is base_seed + "
+            "``seed_offset``."
         ),
         "__annotations__": {"dataset": str, method: cls, "evaluation": EvalSettings},
         method: field(default_factory=cls),

@@ -62,12 +62,14 @@ class CorpusSpec:
     K_true: int | None = setting(None, ge=1)  # synthetic: topics of the generating CTM
     # synthetic: mean document length (Poisson, at least 2 tokens)
     mean_len: float | None = setting(None, gt=0)
-    dataset: str | None = None
+    dataset: str | None = None  # real: the dataset's name (the rule gives its file)
     # real: the ledger's data kind (substitute: a stand-in for the document's corpus)
     data_kind: Literal["real", "substitute"] = "real"
     stands_in_for: str | None = None  # the document's corpus it stands in for (recorded)
+    # real: a seeded subset of at most max_docs documents (null: all of them)
     max_docs: int | None = setting(None, ge=1)
-    min_doc_len: int = setting(2, ge=0)
+    min_doc_len: int = setting(2, ge=0)  # real: documents with fewer tokens are left out
+    # real: the vocab_max most frequent terms are kept (null: all of them)
     vocab_max: int | None = setting(None, ge=1)
 
 
@@ -225,7 +227,7 @@ class MultilabelSpec:
     name: str  # the data set's name in Table 1 (a real one: its rule input)
     # synthetic: generated with the Mulan shapes; real: the canonical task set `dataset`
     kind: Literal["synthetic", "real"] = "synthetic"
-    dataset: str | None = None
+    dataset: str | None = None  # real: the task set's name
     n_train: int | None = setting(None, ge=1)  # synthetic: training examples
     n_test: int | None = setting(None, ge=1)  # synthetic: test examples
     d: int | None = setting(None, ge=1)  # synthetic: features

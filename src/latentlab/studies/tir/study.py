@@ -83,6 +83,8 @@ class SynthSettings:
 
 @dataclass(frozen=True)
 class GraphCfg:
+    """The citation graph's cleaning (models.tir.graph): link direction and cycles."""
+
     # Cora's cites list: row i lists what i cites (recorded choice; the lda package does
     # not document the direction).
     cites_direction: Literal["row_cites_col", "col_cites_row"] = "row_cites_col"
@@ -94,6 +96,9 @@ class GraphCfg:
 
 @dataclass(frozen=True)
 class SplitCfg:
+    """Table 3.1's split (Sec 3.5.2): test documents among the citing ones, and the
+    held-out tokens of each."""
+
     test_frac: float = setting(0.1, gt=0, le=1)  # of the citing documents (Sec 3.5.2)
     heldout_frac: float = setting(0.5, gt=0, lt=1)  # of each test document's tokens
     seed_offset: int = 200  # the split's seed: base_seed + this
@@ -166,6 +171,8 @@ class FitSettings:
 
 @dataclass(frozen=True)
 class ExploreCfg:
+    """The exploratory TIR and TIRE fits on the whole corpus (Tables 3.2-3.5, Fig 3.4)."""
+
     burn_in: int = setting(500, ge=0)  # "500 burn-in iterations" (Sec 3.5)
     seed_offset: int = 500  # the exploratory fits' seed: base_seed + this
 
@@ -178,6 +185,9 @@ class ExploreSettings:
 
 @dataclass(frozen=True)
 class RecoveryCfg:
+    """l recovery on a synthetic TIR corpus (Sec 3.4): each variant's L1 error from the
+    true l."""
+
     n_iter: int = setting(200, ge=1)  # Gibbs sweeps of every variant (the same for all)
     reps: int = setting(3, ge=1)  # runs of every variant (seeds base_seed + seed_offset + rep)
     exact: bool = True  # also run the exact sampler of Eq 3.4 (claim C3.6)
@@ -186,7 +196,7 @@ class RecoveryCfg:
     samplers: bool = True
     # the samplers' l: the mean of the samples after this fraction of the n_iter sweeps
     average_frac: float = setting(0.5, ge=0, lt=1)
-    seed_offset: int = 600
+    seed_offset: int = 600  # the fits' seed: base_seed + this + rep
 
 
 @dataclass(frozen=True)
@@ -209,6 +219,9 @@ class TableSettings:
 
 @dataclass(frozen=True)
 class BenchCfg:
+    """bench.csv: Gibbs throughput of TIR, TIRE, DMR and LDA at fit.K, the time of a
+    regression step, and tomotopy's DMRModel."""
+
     sweeps: int = setting(5, ge=1)  # Gibbs sweeps per timing
     repeats: int = setting(3, ge=1)  # timings per sampler (the fastest is kept)
     tomotopy: bool = True  # also time tomotopy's DMRModel (when installed)
@@ -222,7 +235,7 @@ class BenchSettings:
 
 @dataclass(frozen=True)
 class ClaimTolerances:
-    """Tolerances of the claims (ours)."""
+    """Tolerances of the claims."""
 
     l1_ratio: float = 0.0  # ML error / baseline error <= 1 + this
     approx_rel: float = 0.25  # approximate / exact sampler L1 error <= 1 + this
