@@ -154,7 +154,8 @@ class EvalSettings:
     """The evaluation of every fit: document completion and the left-to-right estimator."""
 
     theta_iters: int = setting(100, ge=1)  # fixed-point passes of the document-completion theta
-    n_checkpoints: int = setting(10, ge=1)  # held-out evaluations along each fit (time curves)
+    # held-out evaluations along each fit (the time curves)
+    n_checkpoints: int = setting(10, ge=1)
     lr_particles: int = setting(20, ge=1)  # R of the left-to-right estimator
     lr_max_docs: int = setting(100, ge=0)  # held-out documents it scores (0 = skip it)
 

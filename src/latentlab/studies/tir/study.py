@@ -135,7 +135,8 @@ class FitCfg:
     # Exponential rate of the MAP variant and of the samplers' prior
     rate: float = setting(1.0, gt=0)
     # Sec 3.4's alternatives (MH, slice sampling on l): neither step size is stated
-    mh_step: float = setting(1.0, gt=0)  # sd of the Gaussian random-walk proposal on l^(c)
+    # sd of the Gaussian random-walk proposal on l^(c) (words)
+    mh_step: float = setting(1.0, gt=0)
     slice_width: float = setting(1.0, gt=0)  # slice sampler's step-out width w (Neal 2003)
     l_init: float = setting(1.0, ge=0)  # initial l of every document (ours)
     # when a document's prior is recomputed from its cited documents' counts: at its visit
