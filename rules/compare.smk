@@ -6,7 +6,6 @@ from latentlab.errors import ConfigError as _CmpConfigError
 from latentlab.settings import parse_settings as _parse_settings
 from latentlab.studies.compare.study import (
     ReportSettings as _CmpReport,
-    check_methods as _cmp_check_methods,
     coerce_cli as _cmp_coerce,
 )
 
@@ -22,8 +21,8 @@ def _cmp_settings():
     if not config.get("compare"):
         return None
     config["compare"] = _cmp_coerce(config["compare"])
+    # every step's settings: ranges and allowed values (methods, K >= 2) included
     _study_shape("compare").check_config(config["compare"])
-    _cmp_check_methods(config["compare"])
     keys = [
         k
         for k in _study_shape("compare").config_keys("table")

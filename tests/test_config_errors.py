@@ -155,6 +155,28 @@ def test_em_iter_budget_missing_a_fit_stops_the_start_up_naming_it(workdir):
             "base: smoke\nstudies: [scvb0]\nscvb0:\n  rho_phi: {s: 10, tau: 1000, kappa: 1.5}\n",
             "config scvb0.rho_phi.kappa: must be > 0, <= 1, got 1.5",
         ),
+        # checks that ran inside a job (tir fit, ais_eval symasym, compare split) or in a
+        # rule's input function while the DAG was built (nonconjugate_vi fig6)
+        (
+            "tir_sample.yaml",
+            "base: smoke\nstudies: [tir]\ntir:\n  fit: {n_iter: 50, sample_every: 60}\n",
+            "config tir.fit.sample_every: 60 > n_iter 50: Table 3.1 would score no posterior",
+        ),
+        (
+            "ais_eval_lr.yaml",
+            "base: smoke\nstudies: [ais_eval]\nais_eval:\n  symasym: {lr_long_temps: null}\n",
+            "config ais_eval.symasym.lr_long_temps: required (Table 5.3's long LR reference)",
+        ),
+        (
+            "ncvi_corpus.yaml",
+            "base: smoke\nstudies: [nonconjugate_vi]\nnonconjugate_vi:\n  fig6: {corpus: nyt}\n",
+            "config nonconjugate_vi.fig6.corpus: 'nyt' is not a corpus of ctm.corpora",
+        ),
+        (
+            "compare_frac.yaml",
+            "base: smoke\nstudies: []\ncompare:\n  observed_frac: 1.0\n",
+            "config compare.observed_frac: must be > 0, < 1, got 1.0",
+        ),
     ],
 )
 def test_a_bad_study_value_stops_the_start_up_naming_the_key(workdir, name, text, needle):

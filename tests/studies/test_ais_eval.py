@@ -173,6 +173,25 @@ def test_misspelt_key_is_refused_naming_it():
     load_study("ais_eval").check_claims()
 
 
+@pytest.mark.parametrize(
+    "key, value, msg",
+    [
+        ("train.test_frac", 1.0, r"ais_eval\.train\.test_frac: must be > 0, < 1, got 1\.0"),
+        ("train.snapshot_every", 40, r"ais_eval\.train\.snapshot_every: 40 > n_iter 30"),
+        ("ntemps.grid", [2, 0], r"ais_eval\.ntemps\.grid\[1\]: must be >= 1, got 0"),
+        ("perturbed.burn", -1, r"ais_eval\.perturbed\.burn: must be >= 0, got -1"),
+        # checked inside the symasym job before issue 25
+        ("symasym.lr_long_temps", None,
+         r"ais_eval\.symasym\.lr_long_temps: required \(Table 5\.3's long LR reference\)"),
+    ],
+)  # fmt: skip
+def test_a_bad_value_is_refused_naming_it(key, value, msg):
+    section, name = key.split(".")
+    cfg = {k: v for k, v in P.items() if k not in COMMON}
+    with pytest.raises(ConfigError, match=msg):
+        load_study("ais_eval").check_config(dict(cfg, **{section: {**cfg[section], name: value}}))
+
+
 def test_tolerance_change_reruns_only_the_claims(tmp_path):
     """A claims tolerance changes the command of the claims job only: every training,
     estimator, figure and table job keeps its --params, so `snakemake -n` leaves it alone."""

@@ -16,7 +16,7 @@ import pytest
 
 from latentlab.bench import bench_wide
 from latentlab.claims.ledger import read_claims
-from latentlab.errors import DataError
+from latentlab.errors import ConfigError, DataError
 from latentlab.studies.shape import load_study
 from latentlab.studies.tir.claims import majority_p
 
@@ -225,6 +225,28 @@ def test_majority_p_is_a_one_sided_sign_test():
     assert majority_p(10, 0) == pytest.approx(0.5**10)
     # 33 of 45: the document's Fig 3.3 counts, one-sided
     assert majority_p(33, 12) == pytest.approx(0.0012294, rel=1e-3)
+
+
+@pytest.mark.parametrize(
+    "step, section, msg",
+    [
+        # checked inside the recovery and fit jobs before issue 25
+        ("recovery", {"recovery": {"average_frac": 1.0}},
+         r"tir\.recovery\.average_frac: must be >= 0, < 1, got 1\.0"),
+        ("fit", {"fit": dict(FIT, sample_every=30)},
+         r"tir\.fit\.sample_every: 30 > n_iter 20: Table 3\.1 would score no posterior"),
+        ("synth", {"synthetic": {"synth_self": dict(SYN["synth_self"], self_frac=1.5)}},
+         r"tir\.synthetic\.synth_self\.self_frac: must be >= 0, <= 1, got 1\.5"),
+        ("prepare", {"split": {"heldout_frac": 0}},
+         r"tir\.split\.heldout_frac: must be > 0, < 1, got 0"),
+        ("fig3_3_signtest", {"more_cited": 46}, r"tir\.more_cited: 46 > untied 45"),
+    ],
+)  # fmt: skip
+def test_a_bad_setting_is_refused_when_parsed_naming_the_key(step, section, msg):
+    """Ranges and cross-field checks of the settings: refused when the settings are parsed
+    (at start-up by the workflow, tests/test_config_errors.py), before any computation."""
+    with pytest.raises(ConfigError, match=msg):
+        ST.settings(step, section)
 
 
 def test_bench_rows(built):

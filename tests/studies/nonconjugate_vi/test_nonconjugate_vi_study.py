@@ -166,6 +166,33 @@ def test_misspelt_keys_are_named():
         st.check_config({**sec, "blr": {**sec["blr"], "methods": ["laplce"]}})
 
 
+@pytest.mark.parametrize(
+    "key, value, msg",
+    [
+        ("ctm.K_grid", [1, 3], r"nonconjugate_vi\.ctm\.K_grid\[0\]: must be >= 2, got 1"),
+        ("ctm.test_frac", 0.0, r"nonconjugate_vi\.ctm\.test_frac: must be > 0, < 1, got 0\.0"),
+        ("school.train_pct", 100,
+         r"nonconjugate_vi\.school\.train_pct: must be >= 1, <= 99, got 100"),
+        ("blr.hyper", {"nu_offset": -1},
+         r"nonconjugate_vi\.blr\.hyper\.nu_offset: must be > -1, got -1"),
+        ("claims.p_value", 0, r"nonconjugate_vi\.claims\.p_value: must be > 0, < 1, got 0"),
+        # found by a rule's input function while the DAG was built, before issue 25
+        ("fig6.corpus", "b",
+         r"nonconjugate_vi\.fig6\.corpus: 'b' is not a corpus of ctm\.corpora \['a'\]"),
+    ],
+)  # fmt: skip
+def test_a_bad_value_is_refused_naming_it(key, value, msg):
+    from latentlab.errors import ConfigError
+    from latentlab.studies.shape import load_study
+
+    section, name = key.split(".")
+    sec = {k: v for k, v in TINY.items() if k not in ("run", "base_seed", "threads")}
+    with pytest.raises(ConfigError, match=msg):
+        load_study("nonconjugate_vi").check_config(
+            {**sec, section: {**sec.get(section, {}), name: value}}
+        )
+
+
 def test_tolerance_change_reruns_only_the_claims(tmp_path, rules_changed):
     """Snakemake reruns a job when its params change: a claims tolerance must reach only the
     claims step, never a fit."""

@@ -324,9 +324,7 @@ def symasym_runs(models: dict, e: Compare, seed: int, threads: int) -> pd.DataFr
             f"symasym-{regime}",
         ):
             rows.append({"regime": regime, **row})
-    if e.lr_long_temps is None:
-        raise ConfigError("ais_eval.symasym.lr_long_temps", "required (the long LR reference)")
-    n_long = e.lr_long_temps
+    n_long = e.lr_long_temps  # (given: SymasymSettings, at start-up)
     e1 = ais.left_to_right(m1, docs, n_temps=n_long, seed=seed + 2, stream=1, threads=threads)
     e2 = ais.left_to_right(m2, docs, n_temps=n_long, seed=seed + 2, stream=2, threads=threads)
     for d, doc in enumerate(docs):

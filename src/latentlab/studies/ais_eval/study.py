@@ -16,6 +16,7 @@ import zlib
 from dataclasses import dataclass, field
 from typing import Literal
 
+from latentlab.settings import Invalid, setting
 from latentlab.studies.shape import Source, Study
 
 # the modules that register this study's steps (shape.load_study imports them all, a job
@@ -58,22 +59,23 @@ class Synthetic:
     """LDA with alpha_k ∝ alpha_decay^k (total alpha_sum), so an asymmetric-alpha model has
     a visible advantage (Table 5.3); data/synthetic.lda_corpus_decaying_alpha."""
 
-    n_docs: int = 400
-    n_vocab: int = 500
-    n_topics: int = 10
-    doc_length: float = 80
-    min_length: int = 10
-    alpha_sum: float = 1.0
-    alpha_decay: float = 0.6
-    beta: float = 0.05
+    n_docs: int = setting(400, ge=1)  # documents
+    n_vocab: int = setting(500, ge=1)  # vocabulary size
+    n_topics: int = setting(10, ge=1)  # topics of the generating LDA
+    doc_length: float = setting(80, ge=1)  # mean document length (Poisson)
+    min_length: int = setting(10, ge=0)  # shortest document (tokens)
+    alpha_sum: float = setting(1.0, gt=0)  # total of the generating alpha
+    alpha_decay: float = setting(0.6, gt=0, le=1)  # alpha_k ∝ alpha_decay^k
+    beta: float = setting(0.05, gt=0)  # Dirichlet prior of the generating topics
 
 
 @dataclass(frozen=True)
 class Corpus:
     """A role's corpus: synthetic (generated here) or a data-layer dataset by name."""
 
+    # synthetic: generated here (settings: synthetic); real: the data-layer dataset `dataset`
     kind: Literal["synthetic", "real"]
-    dataset: str
+    dataset: str  # the dataset's name (a synthetic corpus: its label in tables and figures)
     synthetic: Synthetic | None = None
 
 
@@ -83,18 +85,31 @@ class Train:
     from Figs 5.7 and 5.11); snapshots for Figs 5.7-5.10; ~test_frac held out; perturbed
     topics for Table 5.1 (Sec. 5.3.1)."""
 
-    K: int
-    n_iter: int
-    alpha_sum: float  # initial alpha sum (MALLET default 5.0)
-    beta: float
-    optimize_interval: int
-    optimize_burn_in: int
-    snapshot_every: int
-    test_frac: float
-    perturb_frac: float
+    K: int = setting(ge=1)  # topics
+    n_iter: int = setting(ge=1)  # Gibbs iterations
+    alpha_sum: float = setting(gt=0)  # initial alpha sum (MALLET default 5.0)
+    beta: float = setting(gt=0)  # initial topic prior (learned with alpha on its schedule)
+    # alpha (and beta) re-optimised every optimize_interval iterations after
+    # optimize_burn_in (MALLET --optimize-interval; 0 disables)
+    optimize_interval: int = setting(ge=0)
+    optimize_burn_in: int = setting(ge=0)  # MALLET --optimize-burn-in
+    # the topics are kept every snapshot_every iterations (Figs 5.7-5.10)
+    snapshot_every: int = setting(ge=1)
+    test_frac: float = setting(gt=0, lt=1)  # held-out fraction of the documents
+    # Table 5.1: the fraction of the token assignments moved (the document: 5%, Sec. 5.3.1)
+    perturb_frac: float = setting(ge=0, le=1)
+    # a moved token gets a random topic and keeps its word (topic) or goes to a random
+    # (word, topic) cell (cell)
     perturb_mode: Literal["topic", "cell"]
-    stats_every: int = 1
-    max_test_docs: int | None = None  # budget cap on evaluated test documents
+    # topic entropy and log prior recorded every stats_every iterations (Fig. 5.11)
+    stats_every: int = setting(1, ge=1)
+    max_test_docs: int | None = setting(None, ge=1)  # budget cap on evaluated test documents
+
+    def __post_init__(self):
+        if self.snapshot_every > self.n_iter:
+            raise Invalid(
+                "snapshot_every", f"{self.snapshot_every} > n_iter {self.n_iter}: no snapshot"
+            )
 
 
 @dataclass(frozen=True)
@@ -103,13 +118,14 @@ class Compare:
     runs per document, burn = r_{n-1} burn-in sweeps (Sec. 5.2.1; their number the document
     leaves open), S importance samples."""
 
-    cheap_temps: int
-    expensive_temps: int
-    runs: int
-    burn: int
-    S: int
-    n_docs: int | None = None
-    lr_long_temps: int | None = None  # Table 5.3: budget of the long LR reference run
+    cheap_temps: int = setting(ge=1)  # temperatures per document, cheap regime
+    expensive_temps: int = setting(ge=1)  # temperatures per document, expensive regime
+    runs: int = setting(ge=1)  # runs per document (their random streams differ)
+    burn: int = setting(ge=0)  # ratio-AIS burn-in sweeps at model 2, r_{n-1} (Sec. 5.2.1)
+    S: int = setting(ge=1)  # importance samples per document
+    n_docs: int | None = setting(None, ge=1)  # the first n_docs test documents (null: all)
+    # Table 5.3: budget of the long LR reference run
+    lr_long_temps: int | None = setting(None, ge=1)
 
 
 @dataclass(frozen=True)
@@ -117,11 +133,11 @@ class Iteration:
     """Iteration-AIS (Sec. 5.2.2, Figs 5.7-5.10): n_temps and factor x n_temps per
     snapshot, extra temperatures on the prior -> first snapshot link, runs per document."""
 
-    n_docs: int
-    n_temps: int
-    factor: int
-    extra: int
-    runs: int
+    n_docs: int = setting(ge=1)  # the first n_docs test documents
+    n_temps: int = setting(ge=1)  # temperatures per snapshot (the first budget)
+    factor: int = setting(ge=1)  # the second budget: factor x n_temps
+    extra: int = setting(ge=0)  # extra temperatures on the prior -> first snapshot link
+    runs: int = setting(ge=1)  # runs per document
 
 
 @dataclass(frozen=True)
@@ -129,10 +145,10 @@ class NTemps:
     """Fig 5.6: grid of temperature counts (not given in the document; ours), S samples,
     burn-in, max doc length."""
 
-    grid: list[int]
-    S: int
-    burn: int
-    max_len: int
+    grid: list[int] = setting(ge=1)  # temperature counts (ours)
+    S: int = setting(ge=1)  # importance samples, each its own S = 1 estimate
+    burn: int = setting(ge=0)  # ratio-AIS burn-in sweeps
+    max_len: int = setting(ge=1)  # the document: the longest test one with <= max_len tokens
 
 
 @dataclass(frozen=True)
@@ -144,30 +160,36 @@ class Exact:
     gave essentially exactly the same answer as S = 100 importance samples for ratio-AIS
     with 10,000 temperatures", Sec. 5.3)."""
 
-    n_temps: int = 5000
-    S: int = 20
-    long_temps: int = 10000
-    S_many: int = 100
+    n_temps: int = setting(5000, ge=1)
+    S: int = setting(20, ge=1)
+    long_temps: int = setting(10000, ge=1)
+    S_many: int = setting(100, ge=1)
 
 
 @dataclass(frozen=True)
 class Bench:
-    K: int = 50
-    doc_len: int = 200
-    n_temps: int = 400
+    """Throughput of the annealing kernels on random models and documents (bench.csv)."""
+
+    K: int = setting(50, ge=1)  # topics
+    doc_len: int = setting(200, ge=1)  # tokens per document
+    n_temps: int = setting(400, ge=1)  # temperatures per estimate
 
 
 @dataclass(frozen=True)
 class Tolerances:
-    exact_abs: float = 0.1  # C5.1, C5.12, C5.13: |estimate - exact DP|
-    s1_vs_s100_abs: float = 0.05  # C5.11
-    path_spread_abs: float = 1e-3  # C5.6: spread of the four expensive corpus ratios
+    """Tolerances of the claims."""
+
+    exact_abs: float = setting(0.1, ge=0)  # C5.1, C5.12, C5.13: |estimate - exact DP|
+    s1_vs_s100_abs: float = setting(0.05, ge=0)  # C5.11
+    # C5.6: spread of the four expensive corpus ratios
+    path_spread_abs: float = setting(1e-3, ge=0)
     # C5.5a/b, C5.4b (ours: the document gives no number): a difference counts as
     # "agreement" when its 95% interval lies within this fraction of the effect measured
     # (the converged log-likelihood difference), so the tolerance scales with the effect,
     # not with the estimator's noise
-    effect_rel: float = 0.1
-    pct_similar: float = 5.0  # T5.1 ACL expensive: "similar" % of documents (ours; doc: 0.4)
+    effect_rel: float = setting(0.1, ge=0)
+    # T5.1 ACL expensive: "similar" % of documents (ours; doc: 0.4)
+    pct_similar: float = setting(5.0, ge=0)
 
 
 # ------------------------------------------------------------------ step settings
@@ -189,6 +211,10 @@ class PerturbedSettings:
 @dataclass(frozen=True)
 class SymasymSettings:
     symasym: Compare
+
+    def __post_init__(self):
+        if self.symasym.lr_long_temps is None:
+            raise Invalid("symasym.lr_long_temps", "required (Table 5.3's long LR reference)")
 
 
 @dataclass(frozen=True)

@@ -23,10 +23,7 @@ def split(ctx) -> None:
     and held-out documents with fewer than 2 tokens are left out (counted in info)."""
     from latentlab.data.splits import completion_split, doc_split
 
-    s = ctx.settings
-    for key in ("test_frac", "observed_frac"):
-        if not 0 < getattr(s, key) < 1:
-            raise ConfigError(f"compare.{key}", f"must be in (0, 1), got {getattr(s, key)}")
+    s = ctx.settings  # (test_frac, observed_frac in (0, 1): SplitSettings, at start-up)
     corpus = BowCorpus.load(ctx.input("dataset"))
     sha = corpus.content_sha256()
     if sha != ctx.json("summary")["content_sha256"]:

@@ -27,8 +27,11 @@ estimator of seed 004 Sec. 5.2 on whole held-out documents.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal, get_args
 
+from latentlab.models.hdp.options import METHODS as HDP_METHODS
+from latentlab.models.hdp.options import PRIORS as HDP_PRIORS
+from latentlab.settings import Invalid, setting
 from latentlab.studies.shape import Study
 
 # the modules that register this study's steps (shape.load_study imports them all, a job
@@ -40,7 +43,8 @@ STUDY = Study(
     modules=("runs", "figures", "tables"),
 )
 
-METHODS = ("scvb0", "svb", "cvb0", "cgs", "hdp", "ctm")
+Method = Literal["scvb0", "svb", "cvb0", "cgs", "hdp", "ctm"]
+METHODS = get_args(Method)
 LABELS = {
     "scvb0": "SCVB0",
     "svb": "SVB",
@@ -54,89 +58,127 @@ LDA_FAMILY = ("scvb0", "svb", "cvb0", "cgs", "hdp")
 
 @dataclass(frozen=True)
 class Schedule:
-    """rho_t = s / (tau + t)^kappa."""
+    """rho_t = s / (tau + t)^kappa (0 < rho_t <= 1; kappa in (0, 1] so that the steps sum
+    to infinity and go to 0)."""
 
-    s: float
-    tau: float
-    kappa: float
+    s: float = setting(gt=0)  # rho_t's scale
+    tau: float = setting(ge=0)  # rho_t's delay
+    kappa: float = setting(gt=0, le=1)  # rho_t's decay exponent
+
+    def __post_init__(self):
+        r1 = self.s / (self.tau + 1) ** self.kappa
+        if r1 > 1:
+            raise Invalid(
+                "s", f"the first step s/(tau+1)^kappa = {r1:.4g} > 1 (s={self.s}, tau={self.tau})"
+            )
 
 
 @dataclass(frozen=True)
 class SCVB0Settings:
-    alpha: float = 0.1
-    beta: float = 0.01
-    minibatch: int = 100
-    rho_phi: Schedule = Schedule(10.0, 1000.0, 0.9)
-    rho_theta: Schedule = Schedule(1.0, 10.0, 0.9)
-    n_burn: int = 1
-    epochs: float = 5.0
+    """SCVB0 (Foulds 2014 Algorithm 7, Sec. 4.3)."""
+
+    alpha: float = setting(0.1, gt=0)  # document prior
+    beta: float = setting(0.01, gt=0)  # topic prior
+    minibatch: int = setting(100, ge=1)  # documents per minibatch
+    rho_phi: Schedule = Schedule(10.0, 1000.0, 0.9)  # the topics' step sizes
+    rho_theta: Schedule = Schedule(1.0, 10.0, 0.9)  # the documents' step sizes
+    n_burn: int = setting(1, ge=0)  # burn-in passes per document
+    # passes over the training documents: ceil(epochs x documents / minibatch) minibatches
+    epochs: float = setting(5.0, gt=0)
 
 
 @dataclass(frozen=True)
 class SVBSettings:
-    alpha: float = 0.1
-    beta: float = 0.01
-    minibatch: int = 100
-    n_local: int = 1
-    offset: float = 0.0
-    rho: Schedule = Schedule(10.0, 1000.0, 0.9)
-    epochs: float = 5.0
+    """SVB-B1-O0 (Hoffman et al. 2010) as run in Foulds (2014) Sec. 4.2."""
+
+    alpha: float = setting(0.1, gt=0)  # document prior
+    beta: float = setting(0.01, gt=0)  # topic prior
+    minibatch: int = setting(100, ge=1)  # documents per minibatch
+    n_local: int = setting(1, ge=1)  # local passes per minibatch (B)
+    offset: float = setting(0.0, ge=0)  # hyperparameter offset O (alpha + O, beta + O)
+    rho: Schedule = Schedule(10.0, 1000.0, 0.9)  # the topics' step sizes
+    # passes over the training documents: ceil(epochs x documents / minibatch) minibatches
+    epochs: float = setting(5.0, gt=0)
 
 
 @dataclass(frozen=True)
 class CVB0Settings:
-    alpha: float = 0.1
-    beta: float = 0.01
-    n_iter: int = 100
+    """Batch CVB0 (Asuncion et al. 2009, Foulds 2014 Eq. 4.28)."""
+
+    alpha: float = setting(0.1, gt=0)  # document prior
+    beta: float = setting(0.01, gt=0)  # topic prior
+    n_iter: int = setting(100, ge=1)  # sweeps
 
 
 @dataclass(frozen=True)
 class CGSSettings:
-    alpha: float = 0.1
-    beta: float = 0.01
-    n_iter: int = 500
-    optimize_interval: int = 100
-    burn_in: int = 200
+    """Collapsed Gibbs, Foulds (2014) Eq. 4.21, with MALLET's alpha optimisation."""
+
+    alpha: float = setting(0.1, gt=0)  # document prior (its initial value)
+    beta: float = setting(0.01, gt=0)  # topic prior
+    n_iter: int = setting(500, ge=1)  # sweeps
+    # alpha is re-optimised every optimize_interval sweeps after burn_in (MALLET
+    # --optimize-interval; 0: never)
+    optimize_interval: int = setting(100, ge=0)
+    burn_in: int = setting(200, ge=0)  # MALLET --optimize-burn-in
 
 
 @dataclass(frozen=True)
 class HDPSettings:
-    method: str = "pcvb0"
-    prior: str = "AS"
-    n_iter: int = 100
+    """Truncated HDP-LDA (Sato et al. 2012), truncation T = K."""
+
+    method: Literal[HDP_METHODS] = "pcvb0"  # the token and global updates (Sato et al.)
+    # the topics' base measure: symmetric (AS) or learnt (AA)
+    prior: Literal[HDP_PRIORS] = "AS"
+    n_iter: int = setting(100, ge=1)  # iterations
     options: dict[str, Any] = field(default_factory=dict)  # HDPOptions overrides
 
 
 @dataclass(frozen=True)
 class CTMSettings:
-    em_max_iter: int = 20
-    em_tol: float = 1e-3
-    estep_tol: float = 1e-4
-    estep_max_iter: int = 100
-    pseudo_count: float = 1e-10
-    ridge_rel: float = 1e-6
+    """CTM by Laplace VI, Wang & Blei (2013) Sec. 4.1."""
+
+    em_max_iter: int = setting(20, ge=1)  # EM iterations at most
+    # EM stops when the relative change of the bound is below this (0: never)
+    em_tol: float = setting(1e-3, ge=0)
+    estep_tol: float = setting(1e-4, gt=0)  # per-document inference: tolerance
+    estep_max_iter: int = setting(100, ge=1)  # per-document inference: iteration cap
+    pseudo_count: float = setting(1e-10, ge=0)  # M-step: topics ∝ expected counts + this
+    # ridge of an ill-conditioned Sigma0: ridge_rel x tr(Sigma0)/K, x10 until well
+    # conditioned (ours)
+    ridge_rel: float = setting(1e-6, gt=0)
 
 
 @dataclass(frozen=True)
 class EvalSettings:
-    theta_iters: int = 100  # fixed-point passes of the document-completion theta
-    n_checkpoints: int = 10  # held-out evaluations along each fit (the time curves)
-    lr_particles: int = 20  # R of the left-to-right estimator
-    lr_max_docs: int = 100  # held-out documents it scores (0 = skip it)
+    """The evaluation of every fit: document completion and the left-to-right estimator."""
+
+    theta_iters: int = setting(100, ge=1)  # fixed-point passes of the document-completion theta
+    # held-out evaluations along each fit (the time curves)
+    n_checkpoints: int = setting(10, ge=1)
+    lr_particles: int = setting(20, ge=1)  # R of the left-to-right estimator
+    lr_max_docs: int = setting(100, ge=0)  # held-out documents it scores (0 = skip it)
 
 
 @dataclass(frozen=True)
 class SplitSettings:
-    dataset: str
-    test_frac: float = 0.1
-    max_test_docs: int | None = 1000
-    observed_frac: float = 0.5
-    split_seed_offset: int = 0
+    dataset: str  # the corpus: a data.local entry or a prepared dataset (its name)
+    test_frac: float = setting(0.1, gt=0, lt=1)  # held-out fraction of the documents
+    # at most this many held-out documents (a seeded subset; null: all)
+    max_test_docs: int | None = setting(1000, ge=1)
+    # observed fraction of each held-out document's tokens (document completion)
+    observed_frac: float = setting(0.5, gt=0, lt=1)
+    split_seed_offset: int = 0  # the split's seed: base_seed + this
 
 
 def _fit_settings(method: str, cls: type) -> type:
     """Settings of the fit step of one method: its own section and the evaluation."""
     ns = {
+        "__doc__": (
+            f"The fit of {LABELS[method]} and its evaluation. ``dataset`` names the corpus "
+            "(a data.local entry or a prepared dataset). The fits' seed is base_seed + "
+            "``seed_offset``."
+        ),
         "__annotations__": {"dataset": str, method: cls, "evaluation": EvalSettings},
         method: field(default_factory=cls),
         "evaluation": field(default_factory=EvalSettings),
@@ -159,10 +201,11 @@ FIT_SETTINGS = {m: _fit_settings(m, c) for m, c in METHOD_SETTINGS.items()}
 
 @dataclass(frozen=True)
 class ReportSettings:
-    dataset: str
-    K: list[int]
-    methods: list[str] = field(default_factory=lambda: list(METHODS))
-    n_top_words: int = 10
+    dataset: str  # the corpus: a data.local entry or a prepared dataset (its name)
+    # topics: every method is fitted at each K (at most the vocabulary)
+    K: list[int] = setting(ge=2)
+    methods: list[Method] = field(default_factory=lambda: list(METHODS))  # the methods compared
+    n_top_words: int = setting(10, ge=1)  # words per topic in topwords.csv
 
 
 def coerce_cli(section: dict) -> dict:
@@ -184,15 +227,3 @@ def coerce_cli(section: dict) -> dict:
         return v
 
     return conv(dict(section or {}))
-
-
-def check_methods(section: dict) -> None:
-    from latentlab.errors import ConfigError
-
-    s = section or {}
-    for m in s.get("methods", []):
-        if m not in METHODS:
-            raise ConfigError("compare.methods", f"{m!r} is not one of {list(METHODS)}")
-    for k in s.get("K", []):
-        if isinstance(k, bool) or not isinstance(k, int) or k < 2:
-            raise ConfigError("compare.K", f"every K must be an integer >= 2, got {k!r}")

@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+from latentlab.settings import Invalid, setting
 from latentlab.studies.shape import Source, Study
 
 # the modules that register this study's steps (shape.load_study imports them all, a job
@@ -53,18 +54,23 @@ class CorpusSpec:
     documents with at least ``min_doc_len`` tokens and pruned to the ``vocab_max`` most
     frequent terms (a recorded choice of ours)."""
 
-    name: str
+    name: str  # the corpus's name (fig2.corpus, fig6.corpus and bench.corpus name one)
+    # synthetic: generated from the CTM of Sec. 4.1; real: the canonical corpus `dataset`
     kind: Literal["synthetic", "real"] = "synthetic"
-    n_docs: int | None = None
-    n_vocab: int | None = None
-    K_true: int | None = None
-    mean_len: float | None = None
-    dataset: str | None = None
+    n_docs: int | None = setting(None, ge=1)  # synthetic: documents
+    n_vocab: int | None = setting(None, ge=1)  # synthetic: vocabulary size
+    K_true: int | None = setting(None, ge=1)  # synthetic: topics of the generating CTM
+    # synthetic: mean document length (Poisson, at least 2 tokens)
+    mean_len: float | None = setting(None, gt=0)
+    dataset: str | None = None  # real: the dataset's name (the rule gives its file)
+    # real: the ledger's data kind (substitute: a stand-in for the document's corpus)
     data_kind: Literal["real", "substitute"] = "real"
-    stands_in_for: str | None = None
-    max_docs: int | None = None
-    min_doc_len: int = 2
-    vocab_max: int | None = None
+    stands_in_for: str | None = None  # the document's corpus it stands in for (recorded)
+    # real: a seeded subset of at most max_docs documents (null: all of them)
+    max_docs: int | None = setting(None, ge=1)
+    min_doc_len: int = setting(2, ge=0)  # real: documents with fewer tokens are left out
+    # real: the vocab_max most frequent terms are kept (null: all of them)
+    vocab_max: int | None = setting(None, ge=1)
 
 
 @dataclass(frozen=True)
@@ -84,28 +90,37 @@ class CtmSettings:
     records why EM stopped (``em_stop`` in the sweep CSV)."""
 
     corpora: list[CorpusSpec] = field(default_factory=list)
-    test_frac: float = 0.2
-    max_test_docs: int | None = None
-    K_grid: list[int] = field(default_factory=lambda: [5, 10, 20])
-    seeds: int = 3
+    # held-out fraction of the documents (Sec. 5.1: 20%)
+    test_frac: float = setting(0.2, gt=0, lt=1)
+    # the first max_test_docs test documents are scored (null: all)
+    max_test_docs: int | None = setting(None, ge=1)
+    K_grid: list[int] = setting(factory=lambda: [5, 10, 20], ge=2)  # the sweep's K (Fig. 5)
+    seeds: int = setting(3, ge=1)  # fits per (K, method): r = 0..seeds-1
+    # per-document inference of the sweep: Laplace, delta method, Blei & Lafferty's (bl)
     methods: list[Literal["laplace", "delta", "bl"]] = field(
         default_factory=lambda: list(CTM_METHODS)
     )
-    em_max_iter: int = 10
-    em_tol: float = 1e-3
-    em_time_budget_s: float | None = None
-    em_iter_budget: dict[str, dict[str, dict[str, int]]] | None = None
-    estep_tol: float = 1e-4
-    estep_max_iter: int = 100
-    bl_tol: float = 1e-6
-    bl_max_iter: int = 20
+    em_max_iter: int = setting(10, ge=1)
+    em_tol: float = setting(1e-3, ge=0)
+    em_time_budget_s: float | None = setting(None, gt=0)
+    # EM iterations of each sweep fit: corpus -> K -> method -> iterations (null: none)
+    em_iter_budget: dict[str, dict[str, dict[str, int]]] | None = setting(None, ge=1)
+    # per-document inference (Laplace, delta): its tolerance (ours)
+    estep_tol: float = setting(1e-4, gt=0)
+    # per-document inference (Laplace, delta): its iteration cap (ours)
+    estep_max_iter: int = setting(100, ge=1)
+    bl_tol: float = setting(1e-6, gt=0)  # per-document inference (BL): its tolerance (ours)
+    bl_max_iter: int = setting(20, ge=1)  # per-document inference (BL): its iteration cap
+    # held-out predictive: plug-in mean of the topic proportions, or Monte Carlo (n_mc)
     predictive: Literal["plugin", "mc"] = "plugin"
-    n_mc: int = 1000
-    pseudo_count: float = 1e-10
-    ridge_rel: float = 1e-6
+    n_mc: int = setting(1000, ge=1)  # samples of the mc predictive
+    pseudo_count: float = setting(1e-10, ge=0)  # M-step: topics ∝ expected counts + this
+    # ridge of an ill-conditioned Sigma0: ridge_rel x tr(Sigma0)/K, x10 until well
+    # conditioned (ours)
+    ridge_rel: float = setting(1e-6, gt=0)
     split_seed: int = 1
     halves_seed: int = 2
-    seed_stride: int = 1000
+    seed_stride: int = 1000  # the fit of seed r: base_seed + K + seed_stride·r
 
     def __post_init__(self):
         from latentlab.errors import ConfigError
@@ -146,18 +161,27 @@ class CtmSettings:
         raise ConfigError("nonconjugate_vi.ctm.corpora", f"no corpus named {name!r}")
 
 
+def _names_a_corpus(ctm: CtmSettings, key: str, name: str) -> None:
+    """A step's ``corpus`` names one of ``ctm.corpora`` (at start-up, not when the rule's
+    input function looks it up)."""
+    names = [c.name for c in ctm.corpora]
+    if name not in names:
+        raise Invalid(key, f"{name!r} is not a corpus of ctm.corpora {names}")
+
+
 @dataclass(frozen=True)
 class Fig2Task:
     """Fig 2 choices of ours (the document does not give them): corpus and K; topics from
     ``em_iters`` Laplace EM iterations; two documents drawn with seed offset ``pick_seed``;
     monotonicity over ``n_check_docs`` test documents (claim C7)."""
 
-    corpus: str
-    K: int = 10
-    em_iters: int = 5
-    n_check_docs: int = 200
-    tol: float = 1e-8
-    max_iter: int = 200
+    corpus: str  # a corpus of ctm.corpora (its name)
+    K: int = setting(10, ge=2)  # topics
+    em_iters: int = setting(5, ge=1)
+    n_check_docs: int = setting(200, ge=1)
+    tol: float = setting(1e-8, gt=0)  # per-document inference (Laplace, delta): tolerance
+    # per-document inference: iteration cap (Laplace, delta and Ahmed-Xing's)
+    max_iter: int = setting(200, ge=1)
     pick_seed: int = 7
 
 
@@ -167,26 +191,32 @@ class Fig6Task:
     initial topics seeded like the sweep's (``base_seed + K + seed_stride·r``), run one after
     another so each has the machine alike (claims C11 hold in every seed)."""
 
-    corpus: str
-    K: int = 10
-    em_max_iter: int = 10
-    seeds: int = 1
-    methods: list[Literal["laplace", "delta", "bl"]] = field(
+    corpus: str  # a corpus of ctm.corpora (its name)
+    K: int = setting(10, ge=2)  # topics
+    # EM iterations of every run (no tolerance: all of them run)
+    em_max_iter: int = setting(10, ge=1)
+    seeds: int = setting(1, ge=1)
+    methods: list[Literal["laplace", "delta", "bl"]] = field(  # the methods compared
         default_factory=lambda: ["laplace", "delta"]
     )
 
 
 @dataclass(frozen=True)
 class BenchTask:
-    corpus: str
-    K: list[int] = field(default_factory=lambda: [10, 50])
-    n_docs: int = 200
-    em_iters: int = 2
-    blr_problems: int = 3
-    tomotopy_K: int | None = None
-    tomotopy_iters: int = 200
-    tomotopy_infer_iters: int = 100
-    laplace_em_iters: int = 10
+    """bench.csv: CTM E-step and EM-iteration times, tomotopy's CTModel against our
+    Laplace VI, BLR fit times."""
+
+    corpus: str  # the CTM timings' corpus, one of ctm.corpora (its name)
+    K: list[int] = setting(factory=lambda: [10, 50], ge=2)  # topics of the CTM timings
+    n_docs: int = setting(200, ge=1)  # the first n_docs training documents are timed
+    em_iters: int = setting(2, ge=1)  # EM iterations per CTM timing
+    blr_problems: int = setting(3, ge=1)  # Table 1 problems timed per data set (at most all)
+    # topics of tomotopy's CTModel and our Laplace VI, side by side (null: no comparison)
+    tomotopy_K: int | None = setting(None, ge=2)
+    tomotopy_iters: int = setting(200, ge=1)  # tomotopy's training iterations
+    # tomotopy's inference iterations per held-out document
+    tomotopy_infer_iters: int = setting(100, ge=1)
+    laplace_em_iters: int = setting(10, ge=1)  # EM iterations of our Laplace VI there
 
 
 @dataclass(frozen=True)
@@ -194,20 +224,25 @@ class MultilabelSpec:
     """Table 1 data: synthetic with the Mulan shapes, or a canonical multilabel task set
     (``dataset``; its own train/test split)."""
 
-    name: str
+    name: str  # the data set's name in Table 1 (a real one: its rule input)
+    # synthetic: generated with the Mulan shapes; real: the canonical task set `dataset`
     kind: Literal["synthetic", "real"] = "synthetic"
-    dataset: str | None = None
-    n_train: int | None = None
-    n_test: int | None = None
-    d: int | None = None
-    n_labels: int | None = None
+    dataset: str | None = None  # real: the task set's name
+    n_train: int | None = setting(None, ge=1)  # synthetic: training examples
+    n_test: int | None = setting(None, ge=1)  # synthetic: test examples
+    d: int | None = setting(None, ge=1)  # synthetic: features
+    n_labels: int | None = setting(None, ge=1)  # synthetic: labels, one problem each
 
 
 @dataclass(frozen=True)
 class Hyper:
-    kappa_h: float = 1.0
-    nu_offset: float = 2.0
-    psi_scale: float = 1.0
+    """The normal-inverse-Wishart hyperprior of hierarchical BLR (Table 2; our
+    reconstruction, latentlab.models.logreg.hierarchical)."""
+
+    kappa_h: float = setting(1.0, gt=0)  # mu | Sigma ~ N(mu_h, Sigma / kappa_h)
+    # Sigma ~ IW(nu_h, Psi_h), nu_h = d + nu_offset (an inverse-Wishart needs nu_h > d - 1)
+    nu_offset: float = setting(2.0, gt=-1)
+    psi_scale: float = setting(1.0, gt=0)  # Psi_h = psi_scale I
 
 
 @dataclass(frozen=True)
@@ -216,16 +251,19 @@ class BlrSettings:
     convergence settings per method (ours; the document gives none)."""
 
     table1: list[MultilabelSpec] = field(default_factory=list)
+    # Jaakkola-Jordan (batch, or sequential: jj_seq), Laplace and delta-method VI
     methods: list[Literal["jj", "laplace", "delta", "jj_seq"]] = field(
         default_factory=lambda: ["jj", "laplace", "delta"]
     )
-    prior_var: float = 1.0
+    prior_var: float = setting(1.0, gt=0)  # prior N(0, prior_var I) of the coefficients
+    # Table 1's predictive probability: plug-in mean, or Monte Carlo
     predictive: Literal["plugin", "mc"] = "plugin"
-    jj_tol: float = 1e-8
-    delta_tol: float = 1e-6
+    jj_tol: float = setting(1e-8, gt=0)  # batch Jaakkola-Jordan: convergence tolerance
+    delta_tol: float = setting(1e-6, gt=0)  # delta method: convergence tolerance
     hyper: Hyper = field(default_factory=Hyper)
-    hier_max_iter: int = 30
-    hier_tol: float = 1e-4
+    hier_max_iter: int = setting(30, ge=1)  # hierarchical BLR (Table 2): EM iterations at most
+    # hierarchical BLR: EM stops when the relative change of (mu, Sigma) is below this
+    hier_tol: float = setting(1e-4, gt=0)
 
 
 @dataclass(frozen=True)
@@ -233,14 +271,16 @@ class SchoolSpec:
     """Table 2 data (synthetic shape of ILEA School, or the canonical multitask set) and its
     ``n_splits`` per-school splits with ``train_pct`` % training (seeds base + split_seed + r)."""
 
+    # synthetic: the shape of ILEA School; real: the canonical multitask set `dataset`
     kind: Literal["synthetic", "real"] = "synthetic"
-    dataset: str | None = None
-    n_schools: int | None = None
-    d: int | None = None
-    mean_students: float = 110
-    n_splits: int = 10
-    train_pct: int = 75
-    split_seed: int = 50
+    dataset: str | None = None  # real: the dataset's name
+    n_schools: int | None = setting(None, ge=1)  # synthetic: schools (tasks)
+    d: int | None = setting(None, ge=1)  # synthetic: features
+    # synthetic: mean students per school (Poisson, at least 8)
+    mean_students: float = setting(110, gt=0)
+    n_splits: int = setting(10, ge=1)
+    train_pct: int = setting(75, ge=1, le=99)
+    split_seed: int = 50  # the splits' seeds: base_seed + split_seed + r
 
 
 # ------------------------------------------------------------------ step settings
@@ -254,6 +294,9 @@ class Fig2Settings:
     ctm: CtmSettings
     fig2: Fig2Task
 
+    def __post_init__(self):
+        _names_a_corpus(self.ctm, "fig2.corpus", self.fig2.corpus)
+
 
 @dataclass(frozen=True)
 class Fig2PlotSettings:
@@ -264,6 +307,9 @@ class Fig2PlotSettings:
 class Fig6Settings:
     ctm: CtmSettings
     fig6: Fig6Task
+
+    def __post_init__(self):
+        _names_a_corpus(self.ctm, "fig6.corpus", self.fig6.corpus)
 
 
 @dataclass(frozen=True)
@@ -289,31 +335,40 @@ class BenchSettings:
     school: SchoolSpec
     bench: BenchTask
 
+    def __post_init__(self):
+        _names_a_corpus(self.ctm, "bench.corpus", self.bench.corpus)
+
 
 @dataclass(frozen=True)
 class Tolerances:
     """Claims tolerances (exact identities, then the document's loose statements)."""
 
-    c1_abs: float = 1e-6
-    c2_abs: float = 1e-4
-    c3_abs: float = 1e-10
-    c4_abs: float = 1e-12
-    c5_abs: float = 1e-5
-    c6_abs: float = 0.02
+    c1_abs: float = setting(1e-6, ge=0)  # C1: Laplace VI for BLR vs the classical Laplace
+    c2_abs: float = setting(1e-4, ge=0)  # C2: Eq. 16's maximiser vs (theta_hat, -H^-1)
+    c3_abs: float = setting(1e-10, ge=0)  # C3: Ahmed-Xing's update vs one Newton step
+    c4_abs: float = setting(1e-12, ge=0)  # C4: CTM q(z) of Eq. 18, Laplace vs delta
+    # C5: derivatives vs finite differences (max rel. error)
+    c5_abs: float = setting(1e-5, ge=0)
+    c6_abs: float = setting(0.02, ge=0)  # C6: lognormal mean vs Monte Carlo (max rel. error)
+    # C17: max over documents of the BL bound - (IS estimate + 3 se) <= this
     c17_le: float = 1e-3
-    c7_monotone_fraction: float = 0.9  # "typical": >= 90% of documents monotone
-    p_value: float = 0.05
-    c14_acc_points: float = 1.0
-    c14_loglik: float = 0.01
+    # "typical": >= 90% of documents monotone
+    c7_monotone_fraction: float = setting(0.9, ge=0, le=1)
+    p_value: float = setting(0.05, gt=0, lt=1)  # level of the one-sided t-tests (C13, C15)
+    c14_acc_points: float = setting(1.0, ge=0)  # C14: |Laplace - delta| accuracy (points)
+    c14_loglik: float = setting(0.01, ge=0)  # C14: |Laplace - delta| log likelihood
     # accuracy rows of Tables 1-2: a fraction of the spread of the document's column (at most
     # half, so that the row refuses the column's farthest value even at the column's centre)
-    acc_spread_frac: float = 0.45
-    t1_loglik: float = 0.05
+    acc_spread_frac: float = setting(0.45, ge=0, le=0.5)
+    # Table 1 log likelihood: gap_frac x the document's gap to the nearest other method,
+    # never wider than this cap
+    t1_loglik: float = setting(0.05, ge=0)
     # Table 2 log likelihood: at most half the document's gap to the nearest value it compares
     # the row with (same method in another setting, another method in the same setting),
     # never wider than this cap
-    t2_loglik: float = 0.03
-    gap_frac: float = 0.5  # margins of order claims: this fraction of the document's gap
+    t2_loglik: float = setting(0.03, ge=0)
+    # margins of order claims: this fraction of the document's gap
+    gap_frac: float = setting(0.5, ge=0, le=1)
 
 
 @dataclass(frozen=True)
@@ -325,12 +380,12 @@ class ClaimsSettings:
 class RuntimeLimits:
     """Cluster time limit (minutes) of each step's jobs (rules/nonconjugate_vi.smk)."""
 
-    sweep: int = 30
-    fig2: int = 15
-    fig6: int = 20
-    table1: int = 20
-    table2: int = 20
-    bench: int = 15
+    sweep: int = setting(30, ge=1)  # a sweep job (one corpus)
+    fig2: int = setting(15, ge=1)  # the Fig 2 traces
+    fig6: int = setting(20, ge=1)  # the Fig 6 histories
+    table1: int = setting(20, ge=1)  # Table 1's problems
+    table2: int = setting(20, ge=1)  # Table 2's splits
+    bench: int = setting(15, ge=1)  # the bench
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+from latentlab.settings import Invalid, setting
 from latentlab.studies.shape import Source, Study
 
 # the modules that register this study's steps (shape.load_study imports them all, a job
@@ -54,19 +55,25 @@ STUDY = Study(
 class SynthCorpus:
     """A TIR/TIRE corpus on a random citation DAG (Algorithms 4-5)."""
 
-    n_docs: int
-    n_vocab: int
-    K: int
-    doc_length: int
-    max_cites: int
-    rate: float  # l ~ Exponential(rate)
-    alpha: float = 0.1
-    beta: float = 0.1
+    n_docs: int = setting(ge=1)  # documents, in order: each cites only earlier ones (a DAG)
+    n_vocab: int = setting(ge=1)  # vocabulary size
+    K: int = setting(ge=1)  # topics
+    doc_length: int = setting(ge=1)  # mean document length (Poisson, at least 10 tokens)
+    # each document cites a uniform 0..max_cites earlier documents (at most all of them),
+    # drawn with probability proportional to their in-degree + 1
+    max_cites: int = setting(ge=0)
+    rate: float = setting(gt=0)  # l ~ Exponential(rate)
+    alpha: float = setting(0.1, gt=0)  # base Dirichlet prior of every document (Eq 3.1)
+    beta: float = setting(0.1, gt=0)  # Dirichlet prior of the topics
+    # tir: an edge weighs l^(c) of the cited document; tire: a truncated-Gaussian edge
+    # weight around it (sd sigma)
     kind: Literal["tir", "tire"] = "tir"
-    sigma: float = 1.0
-    self_frac: float = 0.0  # planted "self-citation" edges (Fig 3.4 stand-in)
-    self_boost: float = 0.0
-    seed_offset: int = 0
+    sigma: float = setting(1.0, gt=0)  # tire: sd of the edge weights around l^(c)
+    # planted "self-citation" edges (Fig 3.4 stand-in)
+    self_frac: float = setting(0.0, ge=0, le=1)
+    # tire: a self-citation edge's weight is drawn around l^(c) + self_boost
+    self_boost: float = setting(0.0, ge=0)
+    seed_offset: int = 0  # the corpus's seed: base_seed + this
 
 
 @dataclass(frozen=True)
@@ -76,18 +83,25 @@ class SynthSettings:
 
 @dataclass(frozen=True)
 class GraphCfg:
+    """The citation graph's cleaning (models.tir.graph): link direction and cycles."""
+
     # Cora's cites list: row i lists what i cites (recorded choice; the lda package does
     # not document the direction).
     cites_direction: Literal["row_cites_col", "col_cites_row"] = "row_cites_col"
+    # a citation cycle: break it by deleting a seeded random edge of it (as the document,
+    # Sec 3.5), or stop with an error naming a document
     on_cycle: Literal["break", "error"] = "break"
-    seed_offset: int = 100
+    seed_offset: int = 100  # the cycle-breaking edges' seed: base_seed + this
 
 
 @dataclass(frozen=True)
 class SplitCfg:
-    test_frac: float = 0.1  # of the citing documents (Sec 3.5.2)
-    heldout_frac: float = 0.5  # of each test document's tokens
-    seed_offset: int = 200
+    """Table 3.1's split (Sec 3.5.2): test documents among the citing ones, and the
+    held-out tokens of each."""
+
+    test_frac: float = setting(0.1, gt=0, le=1)  # of the citing documents (Sec 3.5.2)
+    heldout_frac: float = setting(0.5, gt=0, lt=1)  # of each test document's tokens
+    seed_offset: int = 200  # the split's seed: base_seed + this
 
 
 @dataclass(frozen=True)
@@ -98,30 +112,56 @@ class PrepareSettings:
 
 @dataclass(frozen=True)
 class FitCfg:
-    K: int = 50  # not stated by the document (Sec. 3.5); ours, ch. 5's K on the same corpora
-    alpha: float = 0.1
-    beta: float = 0.1
-    sigma: float = 1.0
-    burn_in: int = 250
-    n_iter: int = 1000
-    interval: int = 10
-    sample_every: int = 100
+    """The models' Gibbs sampler and regression step (Secs 3.3-3.5.2)."""
+
+    # not stated by the document (Sec. 3.5); ours, ch. 5's K on the same corpora
+    K: int = setting(50, ge=1)
+    # base Dirichlet prior of every document (Eq 3.1; document: 0.1)
+    alpha: float = setting(0.1, gt=0)
+    beta: float = setting(0.1, gt=0)  # Dirichlet prior of the topics (document: 0.1)
+    # TIRE's MAP edge weights: sd of the truncated-Gaussian term around l^(c) (Alg 5;
+    # document: 1)
+    sigma: float = setting(1.0, gt=0)
+    burn_in: int = setting(250, ge=0)  # Gibbs sweeps before the samples (document: 250)
+    n_iter: int = setting(1000, ge=1)  # Gibbs sweeps after the burn-in (document: 1000)
+    # a regression step after every interval-th sweep (document: every 10 iterations)
+    interval: int = setting(10, ge=1)
+    # Table 3.1: every sample_every-th sweep after the burn-in scores the held-out halves
+    # by AIS (document: every 100th sample)
+    sample_every: int = setting(100, ge=1)
+    # l by stochastic-EM ML, MAP (Exponential prior), or sampled by MH or slice sampling
+    # (Sec 3.4's alternatives; TIR only)
     estimator: Literal["ml", "map", "mh", "slice"] = "ml"
-    rate: float = 1.0  # Exponential rate of the MAP variant and of the samplers' prior
+    # Exponential rate of the MAP variant and of the samplers' prior
+    rate: float = setting(1.0, gt=0)
     # Sec 3.4's alternatives (MH, slice sampling on l): neither step size is stated
-    mh_step: float = 1.0  # sd of the Gaussian random-walk proposal on l^(c) (words)
-    slice_width: float = 1.0  # slice sampler's step-out width w (Neal 2003)
-    l_init: float = 1.0
+    # sd of the Gaussian random-walk proposal on l^(c) (words)
+    mh_step: float = setting(1.0, gt=0)
+    slice_width: float = setting(1.0, gt=0)  # slice sampler's step-out width w (Neal 2003)
+    l_init: float = setting(1.0, ge=0)  # initial l of every document (ours)
+    # when a document's prior is recomputed from its cited documents' counts: at its visit
+    # or once per sweep (ours: the document does not say)
     refresh: Literal["visit", "sweep"] = "visit"
-    lbfgs_iter: int = 50
-    seed_offset: int = 300
+    lbfgs_iter: int = setting(50, ge=1)  # L-BFGS-B iterations of a regression step (ours)
+    seed_offset: int = 300  # the fit's seed: base_seed + this
+
+    def __post_init__(self):
+        if self.sample_every > self.n_iter:
+            raise Invalid(
+                "sample_every",
+                f"{self.sample_every} > n_iter {self.n_iter}: Table 3.1 would score no "
+                "posterior sample",
+            )
 
 
 @dataclass(frozen=True)
 class AisCfg:
-    n_temps: int = 1000
-    S: int = 10
-    seed_offset: int = 400
+    """Table 3.1's held-out scores: standard AIS on the held-out half of every test
+    document (Sec 3.5.2; temperatures and samples are ours)."""
+
+    n_temps: int = setting(1000, ge=1)  # AIS temperatures per held-out half
+    S: int = setting(10, ge=1)  # importance samples per document (log-mean-exp of them)
+    seed_offset: int = 400  # the AIS seed: base_seed + this
 
 
 @dataclass(frozen=True)
@@ -132,8 +172,10 @@ class FitSettings:
 
 @dataclass(frozen=True)
 class ExploreCfg:
-    burn_in: int = 500  # "500 burn-in iterations" (Sec 3.5)
-    seed_offset: int = 500
+    """The exploratory TIR and TIRE fits on the whole corpus (Tables 3.2-3.5, Fig 3.4)."""
+
+    burn_in: int = setting(500, ge=0)  # "500 burn-in iterations" (Sec 3.5)
+    seed_offset: int = 500  # the exploratory fits' seed: base_seed + this
 
 
 @dataclass(frozen=True)
@@ -144,14 +186,18 @@ class ExploreSettings:
 
 @dataclass(frozen=True)
 class RecoveryCfg:
-    n_iter: int = 200
-    reps: int = 3
+    """l recovery on a synthetic TIR corpus (Sec 3.4): each variant's L1 error from the
+    true l."""
+
+    n_iter: int = setting(200, ge=1)  # Gibbs sweeps of every variant (the same for all)
+    reps: int = setting(3, ge=1)  # runs of every variant (seeds base_seed + seed_offset + rep)
     exact: bool = True  # also run the exact sampler of Eq 3.4 (claim C3.6)
     # also sample l by MH and by slice sampling (Sec 3.4, claim C3.3); their estimate of l
     # is the posterior mean of the samples after the first average_frac of the sweeps
     samplers: bool = True
-    average_frac: float = 0.5
-    seed_offset: int = 600
+    # the samplers' l: the mean of the samples after this fraction of the n_iter sweeps
+    average_frac: float = setting(0.5, ge=0, lt=1)
+    seed_offset: int = 600  # the fits' seed: base_seed + this + rep
 
 
 @dataclass(frozen=True)
@@ -162,8 +208,9 @@ class RecoverySettings:
 
 @dataclass(frozen=True)
 class TableCfg:
-    top: int = 5
-    edge_docs: int = 3
+    top: int = setting(5, ge=1)  # Table 3.2: documents per ranking (citations, l, T)
+    # Table 3.4: the most cited documents whose extreme edges are listed (the document: 3)
+    edge_docs: int = setting(3, ge=1)
 
 
 @dataclass(frozen=True)
@@ -173,9 +220,12 @@ class TableSettings:
 
 @dataclass(frozen=True)
 class BenchCfg:
-    sweeps: int = 5
-    repeats: int = 3
-    tomotopy: bool = True
+    """bench.csv: Gibbs throughput of TIR, TIRE, DMR and LDA at fit.K, the time of a
+    regression step, and tomotopy's DMRModel."""
+
+    sweeps: int = setting(5, ge=1)  # Gibbs sweeps per timing
+    repeats: int = setting(3, ge=1)  # timings per sampler (the fastest is kept)
+    tomotopy: bool = True  # also time tomotopy's DMRModel (when installed)
 
 
 @dataclass(frozen=True)
@@ -186,17 +236,22 @@ class BenchSettings:
 
 @dataclass(frozen=True)
 class ClaimTolerances:
+    """Tolerances of the claims."""
+
     l1_ratio: float = 0.0  # ML error / baseline error <= 1 + this
     approx_rel: float = 0.25  # approximate / exact sampler L1 error <= 1 + this
-    sign_p_rel: float = 0.1  # document's p vs the exact binomial p
+    sign_p_rel: float = setting(0.1, ge=0)  # document's p vs the exact binomial p
     speed_ratio: float = 0.5  # TIR tokens/s >= (1 - this) x LDA's
     top_l_single: float = 0.0
-    sign_alpha: float = 0.05  # "most test documents": a one-sided sign test at this level
+    # "most test documents": a one-sided sign test at this level
+    sign_alpha: float = setting(0.05, gt=0, lt=1)
 
 
 @dataclass(frozen=True)
 class ClaimsSettings:
     claims: ClaimTolerances = ClaimTolerances()
+    # the corpus of each role: predict (Table 3.1), explore (Tables 3.2-3.5), selfcite
+    # (Fig 3.4), recovery (l recovery); a synthetic one is a key of tir.synthetic
     corpora: dict[str, str] = field(default_factory=dict)
     fit: FitCfg = FitCfg()  # C3.9 charges one regression step per fit.interval sweeps
     tables: TableCfg = TableCfg()  # C3.10 notes Table 3.4's documents (tables.edge_docs)

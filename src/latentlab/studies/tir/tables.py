@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 
 from latentlab.evaluation.metrics import sign_test_p
+from latentlab.settings import Invalid, setting
 from latentlab.studies.shape import TableOutput
 
 from .study import STUDY, TableSettings
@@ -117,8 +118,13 @@ def extreme_edges(e: pd.DataFrame, doc: int, what: str):
 class SignTestCounts:
     """Fig 3.3's counts as the document prints them (no config key: constants)."""
 
-    untied: int = 45
-    more_cited: int = 33
+    untied: int = setting(45, ge=0)  # untied pairs of Fig 3.3's sign test (the document: 45)
+    # of them, the pairs whose most influential reference is cited more (the document: 33)
+    more_cited: int = setting(33, ge=0)
+
+    def __post_init__(self):
+        if self.more_cited > self.untied:
+            raise Invalid("more_cited", f"{self.more_cited} > untied {self.untied}")
 
 
 @STUDY.table("fig3_3_signtest", settings=SignTestCounts)
