@@ -20,7 +20,16 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_committed_studies_page_is_current():
-    text = studies_reference.render()
+    # in a fresh process, as the command runs: in this one, a test that re-imports a
+    # study's study.py leaves a Study object whose already-imported step modules do not
+    # register again, and the page would miss their steps
+    code = (
+        "from latentlab import studies_reference as s; import sys; "
+        "sys.stdout.write(s.render())"
+    )
+    text = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
+    ).stdout
     committed = (ROOT / studies_reference.OUT).read_text(encoding="utf-8")
     assert committed == text, (
         "docs/studies.md is stale: run `python -m latentlab docs studies` and commit it"
