@@ -374,20 +374,11 @@ def render(root: str | Path = ".") -> str:
 
 # ------------------------------------------------------------------ CLI
 def _cmd_reference(args) -> int:
-    text = render(args.root)
-    out = Path(args.root) / args.out
-    if args.check:
-        if not out.exists() or out.read_text(encoding="utf-8") != text:
-            print(
-                f"{args.out} is not what the settings give: "
-                "run `python -m latentlab config reference`"
-            )
-            return 1
-        print(f"{args.out} is current")
-        return 0
-    out.write_text(text, encoding="utf-8")
-    print(f"wrote {args.out} ({len(text.splitlines())} lines)")
-    return 0
+    from latentlab.cliutil import write_generated
+
+    return write_generated(
+        render(args.root), args, "the settings give", "python -m latentlab config reference"
+    )
 
 
 def register(subparsers) -> None:

@@ -28,7 +28,6 @@ from __future__ import annotations
 import importlib
 import re
 import textwrap
-from pathlib import Path
 
 OUT = "docs/studies.md"
 NON_STUDY = "compare"  # a target, not a study: every method on one corpus
@@ -399,20 +398,11 @@ def _wrap(line: str) -> list[str]:
 
 # ------------------------------------------------------------------ CLI
 def _cmd_studies(args) -> int:
-    text = render()
-    out = Path(args.root) / args.out
-    if args.check:
-        if not out.exists() or out.read_text(encoding="utf-8") != text:
-            print(
-                f"{args.out} is not what the study registry gives: "
-                "run `python -m latentlab docs studies`"
-            )
-            return 1
-        print(f"{args.out} is current")
-        return 0
-    out.write_text(text, encoding="utf-8")
-    print(f"wrote {args.out} ({len(text.splitlines())} lines)")
-    return 0
+    from latentlab.cliutil import write_generated
+
+    return write_generated(
+        render(), args, "the study registry gives", "python -m latentlab docs studies"
+    )
 
 
 def register(subparsers) -> None:
