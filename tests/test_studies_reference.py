@@ -23,10 +23,7 @@ def test_committed_studies_page_is_current():
     # in a fresh process, as the command runs: in this one, a test that re-imports a
     # study's study.py leaves a Study object whose already-imported step modules do not
     # register again, and the page would miss their steps
-    code = (
-        "from latentlab import studies_reference as s; import sys; "
-        "sys.stdout.write(s.render())"
-    )
+    code = "from latentlab import studies_reference as s; import sys; sys.stdout.write(s.render())"
     text = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
     ).stdout

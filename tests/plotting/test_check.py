@@ -282,3 +282,33 @@ def test_log_axis_has_no_overlap_whatever_the_data_span(axis):
         log_axis(ax, axis)
         assert figure_problems(fig) == [], (trial, v.min(), v.max())
         matplotlib.pyplot.close(fig)
+
+
+def test_measured_axis_has_no_overlap_whatever_the_time_span():
+    """nonconjugate_vi's Fig 6a plots against the fits' wall-clock seconds: on an idle
+    machine the smoke fits took 0.005-0.02 s and matplotlib's "0.0050 0.0075 ... 0.0200"
+    collided (CI on 7758b3c). That span, which collides without `measured_axis`, then 40
+    from 1e-4 s to 1e4 s."""
+    from latentlab.plotting import measured_axis
+
+    def draw(lo, hi, fix):
+        fig, ax = figure()  # draw_fig6's layout
+        for seed in range(2):
+            t = np.linspace(lo, hi, 8) * (1 + 0.05 * seed)
+            ax.plot(t, -7 + 0.1 * np.log1p(np.arange(8)), marker="o", ms=3, label=f"m{seed}")
+        ax.set_xlabel("wall-clock time (s)")
+        ax.set_ylabel("per-word approximate bound")
+        ax.set_title("ncvi, K=3 (2 seeds)")
+        ax.legend()
+        if fix:
+            measured_axis(ax)
+        problems = figure_problems(fig)
+        matplotlib.pyplot.close(fig)
+        return problems
+
+    assert draw(0.0042, 0.0199, fix=False) != []  # the collision the fix removes
+    rng = np.random.default_rng(1)
+    spans = [(0.0042, 0.0199)]
+    spans += [(lo, lo * 10 ** rng.uniform(0.05, 2)) for lo in 10 ** rng.uniform(-4, 3, 40)]
+    for lo, hi in spans:
+        assert draw(lo, hi, fix=True) == [], (lo, hi)

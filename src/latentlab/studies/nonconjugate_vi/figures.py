@@ -147,7 +147,7 @@ def _redraw_fig6(df, meta):
 
 def draw_fig6(df, step: str, corpus: str, K: int):
     """Fig. 6a/6b from the CSV: the measure against wall-clock time, one line per seed."""
-    from latentlab.plotting import figure
+    from latentlab.plotting import figure, measured_axis
 
     col, ylabel = FIG6[step]
     fig, ax = figure()
@@ -158,6 +158,7 @@ def draw_fig6(df, step: str, corpus: str, K: int):
                        alpha=1.0 if seed == 0 else 0.6)  # fmt: skip
         colors.setdefault(meth, line[0].get_color())
     ax.set_xlabel("wall-clock time (s)")
+    measured_axis(ax)
     ax.set_ylabel(ylabel)
     n = df.seed.nunique()
     ax.set_title(f"{corpus}, K={K}" + (f" ({n} seeds)" if n > 1 else ""))
