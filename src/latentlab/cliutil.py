@@ -30,3 +30,12 @@ def write_generated(text: str, args: argparse.Namespace, made_by: str, command: 
     out.write_text(text, encoding="utf-8")
     print(f"wrote {args.out} ({len(text.splitlines())} lines)")
     return 0
+
+
+def add_generated_args(parser: argparse.ArgumentParser, out: str, func) -> None:
+    """``--root``, ``--out`` (default ``out``) and ``--check`` of a command that writes a
+    generated file with :func:`write_generated`; ``func`` runs it."""
+    parser.add_argument("--root", default=".", help="repository root (default: .)")
+    parser.add_argument("--out", default=out, help=f"relative to the root (default: {out})")
+    parser.add_argument("--check", action="store_true", help="fail if the file is not current")
+    parser.set_defaults(func=func)

@@ -386,7 +386,6 @@ def register(subparsers) -> None:
     p = subparsers.add_parser("config", help="the config reference (config/README.md)")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", required=True)
     r = sub.add_parser("reference", help="write config/README.md from the settings dataclasses")
-    r.add_argument("--root", default=".", help="repository root (default: .)")
-    r.add_argument("--out", default=OUT, help=f"relative to the root (default: {OUT})")
-    r.add_argument("--check", action="store_true", help="fail if the file is not current")
-    r.set_defaults(func=_cmd_reference)
+    from latentlab.cliutil import add_generated_args
+
+    add_generated_args(r, OUT, _cmd_reference)

@@ -410,7 +410,6 @@ def register(subparsers) -> None:
     p = subparsers.add_parser("docs", help="generated docs pages (docs/studies.md)")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", required=True)
     r = sub.add_parser("studies", help="write docs/studies.md from the study registry")
-    r.add_argument("--root", default=".", help="repository root (default: .)")
-    r.add_argument("--out", default=OUT, help=f"relative to the root (default: {OUT})")
-    r.add_argument("--check", action="store_true", help="fail if the file is not current")
-    r.set_defaults(func=_cmd_studies)
+    from latentlab.cliutil import add_generated_args
+
+    add_generated_args(r, OUT, _cmd_studies)
