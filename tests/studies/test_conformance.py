@@ -87,3 +87,21 @@ def test_study_lists_its_modules_and_imports_no_other_study(name):
     )
     assert r.returncode == 0, r.stderr
     assert json.loads(r.stdout) == [], f"{name}'s jobs import other studies: {r.stdout}"
+
+
+# a seed made by hand: `seed + 1`, `seed + 2 + t`, or the base seed read past ctx.seed
+_SEED_ARITHMETIC = re.compile(r"\bseed\s*\+\s*\w|\w\.base_seed\b(?!\s*[=:])")
+
+
+@pytest.mark.parametrize("name", STUDIES)
+def test_every_seed_is_derived_one_way(name):
+    """One seed policy (issue 25): a step's seed is ``ctx.seed(offset, r)`` and a seed a
+    function derives from one it was given is ``shape.derive_seed(seed, r=...)``."""
+    root = Path(studies.__file__).parent / name
+    bad = [
+        f"{p.name}:{i}: {line.strip()}"
+        for p in sorted(root.glob("*.py"))
+        for i, line in enumerate(p.read_text().splitlines(), 1)
+        if _SEED_ARITHMETIC.search(line.split("#")[0])
+    ]
+    assert not bad, "\n".join(bad)

@@ -15,6 +15,7 @@ from scipy import stats as sps
 from latentlab.claims.prove import counter_example, direction_passes
 from latentlab.claims.spec import Claim, Measured, NotRun, Sides
 from latentlab.evaluation import ais
+from latentlab.studies.shape import derive_seed
 
 from .results import METHODS, load_models, stats_frame
 from .study import NTEMPS_ROLE, STUDY, ClaimsSettings, Tolerances, data_kind, tag_offset
@@ -504,9 +505,10 @@ def exact_checks(
 ) -> dict:
     """Max |estimate - exact| over tiny documents for each estimator (``n_temps``, ``S``),
     additivity and S=1 vs S=``S_many`` at ``long_temps`` temperatures, and the completion
-    identity (C5.1, C5.11, C5.12, C5.13); the defaults are ``study.Exact``'s."""
-    ma, mb, mc = _tiny(seed), _tiny(seed + 1), _tiny(seed + 2)
-    rng = np.random.default_rng(seed + 3)
+    identity (C5.1, C5.11, C5.12, C5.13); the defaults are ``study.Exact``'s. The three
+    tiny models and the documents are drawn from ``derive_seed(seed, r=0..3)``."""
+    ma, mb, mc = (_tiny(derive_seed(seed, r=r)) for r in range(3))
+    rng = np.random.default_rng(derive_seed(seed, r=3))
     docs = [rng.integers(0, 12, 8) for _ in range(4)]
 
     def E(m, ds=docs):

@@ -41,6 +41,7 @@ from latentlab.data.synthetic import lda_corpus_decaying_alpha
 from latentlab.errors import ConfigError
 from latentlab.evaluation import ais
 from latentlab.outputs import write_csv, write_json
+from latentlab.studies.shape import derive_seed
 
 # the raw results' names and readers live in results.py (the light steps import that);
 # re-exported here for the scripts and tests that use them from runs
@@ -150,8 +151,14 @@ def perturb_counts(z, w, n_wk, K, frac, mode, rng):
     return n_wk
 
 
+# the sub-seeds of a train step (shape.derive_seed(seed, r=...)): r = 0 the split and the
+# learned chain, r = 1 the symmetric-alpha chain, r = PERTURB_R the perturbed topics
+PERTURB_R = 7
+
+
 def train_models(corpus, tp: Train, seed: int) -> dict:
-    """Train the models of one corpus; returns arrays for ``models/<role>.npz``."""
+    """Train the models of one corpus; returns arrays for ``models/<role>.npz``. ``seed``
+    is the step's (``ctx.seed(tag_offset("train", role))``); its sub-seeds are above."""
     K, n_iter = tp.K, tp.n_iter
     interval, burn_in = tp.optimize_interval, tp.optimize_burn_in
     every = tp.snapshot_every
@@ -184,13 +191,22 @@ def train_models(corpus, tp: Train, seed: int) -> dict:
     m1 = _cgs_run(train_c, K, alpha0, beta0, n_iter, interval, burn_in, seed, False, on_iter)
     t_train = time.perf_counter() - t0
     phi1 = m1.phi_wk()
-    rng = np.random.default_rng(seed + 7)
+    rng = np.random.default_rng(derive_seed(seed, r=PERTURB_R))
     _, w_tok = train_c.to_tokens()
     n_wk_p = perturb_counts(m1.z, w_tok, m1.n_wk, K, tp.perturb_frac, tp.perturb_mode, rng)
     phi_p = (n_wk_p + m1.beta) / (n_wk_p.sum(axis=0) + train_c.n_vocab * m1.beta)
     log.info("training the symmetric-alpha model (independent chain)")
     m2 = _cgs_run(
-        train_c, K, alpha0, beta0, n_iter, interval, burn_in, seed + 1, True, lambda *a: None
+        train_c,
+        K,
+        alpha0,
+        beta0,
+        n_iter,
+        interval,
+        burn_in,
+        derive_seed(seed, r=1),
+        True,
+        lambda *a: None,
     )
     ptr = np.zeros(len(test_docs) + 1, np.int64)
     ptr[1:] = np.cumsum([len(d) for d in test_docs])
@@ -319,14 +335,15 @@ def symasym_runs(models: dict, e: Compare, seed: int, threads: int) -> pd.DataFr
             e.runs,
             e.burn,
             e.S,
-            seed + 1,
+            derive_seed(seed, r=1),
             threads,
             f"symasym-{regime}",
         ):
             rows.append({"regime": regime, **row})
     n_long = e.lr_long_temps  # (given: SymasymSettings, at start-up)
-    e1 = ais.left_to_right(m1, docs, n_temps=n_long, seed=seed + 2, stream=1, threads=threads)
-    e2 = ais.left_to_right(m2, docs, n_temps=n_long, seed=seed + 2, stream=2, threads=threads)
+    long_seed = derive_seed(seed, r=2)
+    e1 = ais.left_to_right(m1, docs, n_temps=n_long, seed=long_seed, stream=1, threads=threads)
+    e2 = ais.left_to_right(m2, docs, n_temps=n_long, seed=long_seed, stream=2, threads=threads)
     for d, doc in enumerate(docs):
         lr_ = float(e1.log_lik[d] - e2.log_lik[d])
         rows.append(

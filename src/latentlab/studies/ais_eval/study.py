@@ -49,8 +49,11 @@ ENTROPY_ROLE = "acl"  # Fig 5.11
 
 
 def tag_offset(*tags: str) -> int:
-    """Seed offset of a named step (and role): sum of crc32(tag) mod 100003; the seed is
-    ``ctx.seed(tag_offset(...))``."""
+    """Seed offset of a named step (and role): sum of crc32(tag) mod 100003. A step's seed
+    is ``ctx.seed(tag_offset(step, role))`` and a seed a function derives from it is
+    ``shape.derive_seed(seed, r=...)``, the policy of every study; the offset is the
+    names' hash, not a setting, so that each (step, role) pair has its own seed whatever
+    roles a config declares (and the published runs' seeds stay as they were)."""
     return sum(zlib.crc32(str(t).encode()) % 100_003 for t in tags)
 
 

@@ -10,6 +10,7 @@ import numpy as np
 from latentlab.data.corpus import BowCorpus
 from latentlab.errors import ConfigError, DataError
 from latentlab.outputs import write_json
+from latentlab.studies.shape import derive_seed
 
 from .study import FIT_SETTINGS, LABELS, LDA_FAMILY, STUDY, SplitSettings
 
@@ -35,7 +36,7 @@ def split(ctx) -> None:
     tr, te = doc_split(corpus.n_docs, pct, seed)
     te = te[corpus.doc_lengths()[te] >= 2]
     if s.max_test_docs is not None and len(te) > s.max_test_docs:
-        rng = np.random.default_rng(seed + 1)
+        rng = np.random.default_rng(derive_seed(seed, r=1))
         te = np.sort(rng.choice(te, size=s.max_test_docs, replace=False))
     if len(tr) == 0 or len(te) == 0:
         raise DataError(
@@ -44,7 +45,7 @@ def split(ctx) -> None:
             f"held-out documents with 2+ tokens (compare.test_frac = {s.test_frac})",
         )
     train, test = corpus.subset(tr), corpus.subset(te)
-    halves = completion_split(test, seed + 2, s.observed_frac)
+    halves = completion_split(test, derive_seed(seed, r=2), s.observed_frac)
     parts = {"train": train, "test": test, "observed": halves.observed, "scored": halves.scored}
     for name, c in parts.items():
         c.metadata = {"dataset": s.dataset, "content_sha256": sha, "part": name}

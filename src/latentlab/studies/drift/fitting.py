@@ -12,6 +12,7 @@ import numpy as np
 
 from latentlab.models.drift import predict as pr
 from latentlab.models.drift.sampler import Data, Hyper, run_chains
+from latentlab.studies.shape import derive_seed
 
 from .study import METHODS
 
@@ -81,16 +82,15 @@ def missing_all(Y, heldout, hyper, seed, chains, burnin, c_frac, norm, processes
     smp, tr = run_chains(Data.from_networks(Y, obs), hyper, seed, chains, burnin, 1, 1, processes)
     P["DRIFT"] = pr.posterior_mean_probs(smp, T)
     trace = trace_rows(tr)
-    smp, _ = run_chains(
-        Data.from_networks(Y, obs, static=True), hyper, seed + 1, chains, burnin, 1, 1, processes
-    )
+    static = Data.from_networks(Y, obs, static=True)
+    smp, _ = run_chains(static, hyper, derive_seed(seed, r=1), chains, burnin, 1, 1, processes)
     P["LFRM_all"] = pr.posterior_mean_probs(smp, T)
     cur = np.zeros(Y.shape)
     for t in range(T):
         smp, _ = run_chains(
             Data.from_networks(Y[t : t + 1], obs[t : t + 1]),
             hyper,
-            seed + 2 + t,
+            derive_seed(seed, r=2 + t),
             chains,
             burnin,
             1,

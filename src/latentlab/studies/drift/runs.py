@@ -13,6 +13,7 @@ from scipy.optimize import linear_sum_assignment
 from latentlab.errors import ConfigError
 from latentlab.models.drift.sampler import Data, run_chains
 from latentlab.models.drift.synthetic import drift_dataset, enron_like
+from latentlab.studies.shape import derive_seed
 
 from .fitting import (
     forecast_all,
@@ -103,7 +104,7 @@ def synth_fit(ctx):
             Ytr,
             held,
             hyper,
-            seed + 10_000,
+            derive_seed(seed, r=10_000),
             s.chains,
             s.burnin,
             s.baseline_c,

@@ -21,6 +21,7 @@ import pandas as pd
 from latentlab.errors import ConfigError
 from latentlab.models.iwtm.normal_gamma import NGPrior
 from latentlab.models.iwtm.svi import IWTMSvi, SviSettings
+from latentlab.studies.shape import derive_seed
 
 # a module reference, not its names: incremental imports runs, which imports this module
 from . import incremental as _inc
@@ -84,8 +85,9 @@ class IwtmLearner:
 
     def grow(self, docs, new):
         self.round += 1
-        _inc.ivi_grow(self.m, self.z, docs, new, self.a, seed=1000 * self.seed + self.round,
-                 rng=self.rng)  # fmt: skip
+        # round r of this learner (learners' seeds are 1,000 apart, so rounds never meet)
+        seed = derive_seed(1000 * self.seed, r=self.round)
+        _inc.ivi_grow(self.m, self.z, docs, new, self.a, seed=seed, rng=self.rng)
         X, ip = _sub(self.z, docs)
         self.m.fit(X, ip, self.a.round_iter)
 

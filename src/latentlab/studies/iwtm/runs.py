@@ -21,6 +21,7 @@ from latentlab.models.iwtm.gibbs import GibbsSchedule, IWTMGibbs
 from latentlab.models.iwtm.normal_gamma import NGPrior
 from latentlab.models.iwtm.slda import SupervisedLDA
 from latentlab.outputs import write_csv, write_json
+from latentlab.studies.shape import derive_seed
 
 from . import pipeline as P
 from .study import STUDY, DataSettings, ExpSettings, Scene8Settings
@@ -72,7 +73,7 @@ def scene_features(folder: Path, subset: str, cfg, threads: int, seed: int, log=
     with Pool(max(1, threads)) as pool:
         res = pool.map(_sift_one, jobs, chunksize=16)
     sec = time.perf_counter() - t0
-    rng = np.random.default_rng(seed + 1)
+    rng = np.random.default_rng(derive_seed(seed, r=1))
     descs, counts = [], []
     for d, _ in res:
         if cfg.max_desc is not None and len(d) > cfg.max_desc:

@@ -64,7 +64,7 @@ def table1_problems(ctx) -> tuple[pd.DataFrame, dict]:
                 q = B.fit(meth, Xtr, ytr, mu0, S0, **method_kw(c, meth))
                 dt = time.perf_counter() - t0
                 acc, ll = B.scores(
-                    B.predict_proba(q, Xte, predictive=c.predictive, seed=ctx.base_seed), yte
+                    B.predict_proba(q, Xte, predictive=c.predictive, seed=ctx.seed()), yte
                 )
                 rows.append({"dataset": name, "problem": j, "method": meth, "accuracy": acc,
                              "loglik": ll, "fit_s": dt, "data_kind": d["data_kind"]})  # fmt: skip
