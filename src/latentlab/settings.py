@@ -50,6 +50,23 @@ class Invalid(ConfigError):
         self.problem = problem
 
 
+def require_by_kind(obj, needs: dict[str, tuple[str, ...]], switch: str = "kind") -> None:
+    """Per-kind required fields, for a settings dataclass's ``__post_init__``: when
+    ``obj.<switch>`` is ``k``, every field named in ``needs[k]`` must be given (not None),
+    e.g. a synthetic corpus its size and a real one its dataset's name, and a field only
+    another kind needs must not be (it would be silently unused)."""
+    kind = getattr(obj, switch)
+    for other, names in needs.items():
+        for name in names:
+            if other != kind and name not in needs.get(kind, ()) and getattr(obj, name) is not None:
+                raise Invalid(
+                    name, f"given, but it is for {switch} {other!r} and {switch} is {kind!r}"
+                )
+    for name in needs.get(kind, ()):
+        if getattr(obj, name) is None:
+            raise Invalid(name, f"required when {switch} is {kind!r}")
+
+
 def setting(
     default: Any = _MISSING,
     *,

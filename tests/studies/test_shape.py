@@ -278,3 +278,26 @@ def test_job_threads_follow_the_scheduler(monkeypatch):
     assert job_threads(2) == 2
     monkeypatch.setenv("OMP_NUM_THREADS", "")
     assert job_threads(0) == 1
+
+
+# --------------------------------------------------------------- per-kind required fields
+@pytest.mark.parametrize(
+    "cls, mapping, key",
+    [
+        ("scvb0.study:Dataset", {"kind": "synthetic", "D": 10, "W": 20, "K": 3}, "doc_len"),
+        ("scvb0.study:Dataset", {"kind": "real"}, "name"),
+        ("nonconjugate_vi.study:CorpusSpec", {"name": "ap", "dataset": "ap"}, "dataset"),
+        ("nonconjugate_vi.study:CorpusSpec", {"name": "x", "kind": "real"}, "dataset"),
+        ("nonconjugate_vi.study:MultilabelSpec", {"name": "y", "n_train": 5}, "n_test"),
+        ("nonconjugate_vi.study:SchoolSpec", {"kind": "real", "n_schools": 3}, "n_schools"),
+    ],
+)
+def test_a_kind_refuses_missing_and_foreign_fields(cls, mapping, key):
+    """A synthetic corpus without its size, a real one without its dataset, or a field of
+    the other kind (``{name: ap, dataset: ap}`` without ``kind: real``) stops with its key."""
+    import importlib
+
+    mod, name = cls.split(":")
+    klass = getattr(importlib.import_module(f"latentlab.studies.{mod}"), name)
+    with pytest.raises(ConfigError, match=rf"x\.{key}\b"):
+        parse_settings(klass, mapping, "x")

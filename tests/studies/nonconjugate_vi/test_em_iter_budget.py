@@ -45,7 +45,7 @@ REST = {
     "fig6": {"corpus": "a", "K": 3, "em_max_iter": 2},
     "bench": {"corpus": "a", "K": [3], "n_docs": 10, "em_iters": 1},
     "blr": {},
-    "school": {},
+    "school": {"kind": "synthetic", "n_schools": 4, "d": 3},
 }
 
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-from latentlab.settings import Invalid, setting
+from latentlab.settings import Invalid, require_by_kind, setting
 from latentlab.studies.shape import Source, Study
 
 # the modules that register this study's steps (shape.load_study imports them all, a job
@@ -71,6 +71,11 @@ class CorpusSpec:
     min_doc_len: int = setting(2, ge=0)  # real: documents with fewer tokens are left out
     # real: the vocab_max most frequent terms are kept (null: all of them)
     vocab_max: int | None = setting(None, ge=1)
+
+    def __post_init__(self):
+        require_by_kind(
+            self, {"synthetic": ("n_docs", "n_vocab", "K_true", "mean_len"), "real": ("dataset",)}
+        )
 
 
 @dataclass(frozen=True)
@@ -233,6 +238,11 @@ class MultilabelSpec:
     d: int | None = setting(None, ge=1)  # synthetic: features
     n_labels: int | None = setting(None, ge=1)  # synthetic: labels, one problem each
 
+    def __post_init__(self):
+        require_by_kind(
+            self, {"synthetic": ("n_train", "n_test", "d", "n_labels"), "real": ("dataset",)}
+        )
+
 
 @dataclass(frozen=True)
 class Hyper:
@@ -281,6 +291,9 @@ class SchoolSpec:
     n_splits: int = setting(10, ge=1)
     train_pct: int = setting(75, ge=1, le=99)
     split_seed: int = 50  # the splits' seeds: base_seed + split_seed + r
+
+    def __post_init__(self):
+        require_by_kind(self, {"synthetic": ("n_schools", "d"), "real": ("dataset",)})
 
 
 # ------------------------------------------------------------------ step settings

@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-from latentlab.settings import setting
+from latentlab.settings import require_by_kind, setting
 from latentlab.studies.shape import Source, Study
 
 # the modules that register this study's steps (shape.load_study imports them all, a job
@@ -85,6 +85,9 @@ class Dataset:
     alpha: float = 0.1
     beta: float = 0.01
     seed_offset: int = 0
+
+    def __post_init__(self):
+        require_by_kind(self, {"synthetic": ("D", "W", "K", "doc_len"), "real": ("name",)})
 
 
 @dataclass(frozen=True, kw_only=True)
