@@ -85,8 +85,9 @@ class DatasetSpec:
     C11d, C12d compare with its figures); ``data_kind``: real, substitute or synthetic.
     """
 
-    source: str = "synthetic"
+    source: str = "synthetic"  # `synthetic` (drawn by `generator`) or a data-layer dataset name
     generator: Literal["hdp", "labelled", "graph"] = "hdp"
+    # how a data-layer `source` is read: corpus or graph (a synthetic one: by `generator`)
     kind: Literal["corpus", "graph"] = "corpus"
     data_kind: Literal["real", "substitute", "synthetic"] = "synthetic"
     paper: str = ""
@@ -94,19 +95,21 @@ class DatasetSpec:
     n_docs: int | None = None
     vocab_top: int | None = None
     # generator parameters (hdp / labelled / graph)
-    N: int | None = None
-    V: int | None = None
-    T_true: int | None = None
-    gamma0: float | None = None
-    alpha0: float | None = None
-    beta: float | None = None
-    mean_len: float | None = None
+    N: int | None = None  # hdp / labelled: number of documents
+    V: int | None = None  # hdp / labelled: vocabulary size
+    T_true: int | None = None  # hdp / labelled: number of true topics (truncation of π)
+    gamma0: float | None = None  # hdp / labelled: γ0 of the true π ~ TSBP(γ0)
+    alpha0: float | None = None  # hdp / labelled: α0 of the documents' θ_d ~ Dir(α0π)
+    beta: float | None = None  # hdp / labelled: topics φ_k ~ Dir(β·V·τ*)
+    mean_len: float | None = None  # hdp / labelled: Poisson mean document length (tokens)
+    # hdp: base word distribution τ* of the topics, uniform (1/V) or a shuffled Zipf (1/rank)
     tau: Literal["uniform", "zipf"] | None = None
-    n_classes: int | None = None
-    boost: float | None = None
-    n_nodes: int | None = None
-    n_comm: int | None = None
-    alpha: float | None = None
+    n_classes: int | None = None  # labelled: number of document classes (labels)
+    boost: float | None = None  # labelled: factor on π over class c's topics (k ≡ c mod n_classes)
+    n_nodes: int | None = None  # graph: number of nodes (required for a synthetic graph)
+    n_comm: int | None = None  # graph: number of communities
+    alpha: float | None = None  # graph: Dirichlet concentration of each node's memberships
+    # graph: expected degree of a node, before self-loops and duplicate links are dropped
     mean_degree: float | None = None
 
     def __post_init__(self):
@@ -125,8 +128,10 @@ class DatasetSpec:
 class SplitSettings:
     """The 80/20 within-document split of Sec 6.3 (shared by Fig 3, C2, Gibbs, bench)."""
 
-    train_frac: float = 0.8
+    train_frac: float = 0.8  # share of each document's tokens used for training (Sec 6.3: 80 %)
+    # documents with fewer than 2 tokens (no split possible): `drop` them (counted) or `error`
     short_docs: Literal["drop", "error"] = "drop"
+    # test tokens of words unseen in training: `drop` them (counted), `keep` them or `error`
     oov_rule: Literal["drop", "keep", "error"] = "drop"
     split_seed: int = 1  # offset from base_seed
 
