@@ -85,8 +85,9 @@ class DatasetSpec:
     C11d, C12d compare with its figures); ``data_kind``: real, substitute or synthetic.
     """
 
-    source: str = "synthetic"
+    source: str = "synthetic"  # `synthetic` (drawn by `generator`) or a data-layer dataset name
     generator: Literal["hdp", "labelled", "graph"] = "hdp"
+    # how a data-layer `source` is read: corpus or graph (a synthetic one: by `generator`)
     kind: Literal["corpus", "graph"] = "corpus"
     data_kind: Literal["real", "substitute", "synthetic"] = "synthetic"
     paper: str = ""
@@ -94,19 +95,21 @@ class DatasetSpec:
     n_docs: int | None = None
     vocab_top: int | None = None
     # generator parameters (hdp / labelled / graph)
-    N: int | None = None
-    V: int | None = None
-    T_true: int | None = None
-    gamma0: float | None = None
-    alpha0: float | None = None
-    beta: float | None = None
-    mean_len: float | None = None
+    N: int | None = None  # hdp / labelled: number of documents
+    V: int | None = None  # hdp / labelled: vocabulary size
+    T_true: int | None = None  # hdp / labelled: number of true topics (truncation of π)
+    gamma0: float | None = None  # hdp / labelled: γ0 of the true π ~ TSBP(γ0)
+    alpha0: float | None = None  # hdp / labelled: α0 of the documents' θ_d ~ Dir(α0π)
+    beta: float | None = None  # hdp / labelled: topics φ_k ~ Dir(β·V·τ*)
+    mean_len: float | None = None  # hdp / labelled: Poisson mean document length (tokens)
+    # hdp: base word distribution τ* of the topics, uniform (1/V) or a shuffled Zipf (1/rank)
     tau: Literal["uniform", "zipf"] | None = None
-    n_classes: int | None = None
-    boost: float | None = None
-    n_nodes: int | None = None
-    n_comm: int | None = None
-    alpha: float | None = None
+    n_classes: int | None = None  # labelled: number of document classes (labels)
+    boost: float | None = None  # labelled: factor on π over class c's topics (k ≡ c mod n_classes)
+    n_nodes: int | None = None  # graph: number of nodes (required for a synthetic graph)
+    n_comm: int | None = None  # graph: number of communities
+    alpha: float | None = None  # graph: Dirichlet concentration of each node's memberships
+    # graph: expected degree of a node, before self-loops and duplicate links are dropped
     mean_degree: float | None = None
 
     def __post_init__(self):
@@ -125,8 +128,10 @@ class DatasetSpec:
 class SplitSettings:
     """The 80/20 within-document split of Sec 6.3 (shared by Fig 3, C2, Gibbs, bench)."""
 
-    train_frac: float = 0.8
+    train_frac: float = 0.8  # share of each document's tokens used for training (Sec 6.3: 80 %)
+    # documents with fewer than 2 tokens (no split possible): `drop` them (counted) or `error`
     short_docs: Literal["drop", "error"] = "drop"
+    # test tokens of words unseen in training: `drop` them (counted), `keep` them or `error`
     oov_rule: Literal["drop", "keep", "error"] = "drop"
     split_seed: int = 1  # offset from base_seed
 
@@ -160,11 +165,14 @@ class PerplexityTask(SplitSettings):
     """Figs 2 and 3: every T, ``runs`` runs (seeds base_seed + r); trace at ``trace_T``
     (default: the largest T); ``per_dataset`` overrides the grid of named datasets."""
 
+    # names in `datasets` fitted for Figs 2 and 3 (the first one also for Fig 1's perplexity)
     datasets: list[str] = field(default_factory=list)
+    # truncation levels T (topics) of every fit (Sec 6.3, Fig 3 left: T = 100, 200, 300)
     T: list[int] = field(default_factory=lambda: [100, 200, 300])
     trace_T: int | None = None
     runs: int = 5
-    iterations: int = 100
+    iterations: int = 100  # iterations of each fit (Sec 6: 100)
+    # overrides of `options` keys for these fits and for the init (C2) fits
     options: dict[str, Any] = field(default_factory=dict)
     per_dataset: dict[str, PerplexityGrid] = field(default_factory=dict)
 
@@ -203,16 +211,19 @@ class KnnTask:
     """Fig 4: 90/10 document split, fold-in with the global statistics frozen (seed
     base_seed + fold_in_seed + r), Hellinger k-NN (Sec 6.4)."""
 
+    # labelled corpora (names in `datasets`) of Fig 4 (Sec 6.4: 7conf and 20news)
     datasets: list[str] = field(default_factory=list)
+    # truncation levels T (topics) of the fits (Fig 4's x axis: T = 100, 200, 300)
     T: list[int] = field(default_factory=lambda: [100, 200, 300])
-    runs: int = 5
-    iterations: int = 100
-    fold_in_iters: int = 50
-    fold_in_seed: int = 7919
-    test_frac: float = 0.1
+    runs: int = 5  # fits per T, seeds base_seed + r (Sec 6: averages of five runs)
+    iterations: int = 100  # iterations of each fit on the training documents (Sec 6: 100)
+    fold_in_iters: int = 50  # sweeps over each test document's tokens in the fold-in (ours)
+    fold_in_seed: int = 7919  # offset of the fold-in's seed from base_seed (plus r)
+    test_frac: float = 0.1  # share of the documents held out as test documents (Sec 6.4: 10 %)
+    # numbers of neighbours of the Hellinger k-NN vote; Fig 4 and the claims use 7 (its caption)
     k: list[int] = field(default_factory=lambda: [7, 1])
-    split_seed: int = 2
-    options: dict[str, Any] = field(default_factory=dict)
+    split_seed: int = 2  # offset from base_seed of the seed of the 90/10 document split
+    options: dict[str, Any] = field(default_factory=dict)  # `options` overrides for these fits
 
     def __post_init__(self):
         _check_overlay(self.options, "hdp_pcvb0.knn.options")
@@ -223,14 +234,16 @@ class LinksTask:
     """Fig 5: nodes as bags of links, MAP over query nodes with more than ``min_links``
     links, ``test_frac`` of each query's links held out (Sec 6.5)."""
 
+    # graphs (names in `datasets`) of Fig 5 (Sec 6.5: AstroPh and EnronNet)
     datasets: list[str] = field(default_factory=list)
+    # truncation levels T (topics) of the fits (Fig 5's x axis: T = 100, 200, 300)
     T: list[int] = field(default_factory=lambda: [100, 200, 300])
-    runs: int = 5
-    iterations: int = 100
+    runs: int = 5  # fits per T, seeds base_seed + r (Sec 6: averages of five runs)
+    iterations: int = 100  # iterations of each fit (Sec 6: 100)
     min_links: int = 20
     test_frac: float = 0.2
-    split_seed: int = 3
-    options: dict[str, Any] = field(default_factory=dict)
+    split_seed: int = 3  # offset from base_seed of the seed of the held-out links and negatives
+    options: dict[str, Any] = field(default_factory=dict)  # `options` overrides for these fits
 
     def __post_init__(self):
         _check_overlay(self.options, "hdp_pcvb0.links.options")
@@ -240,10 +253,12 @@ class LinksTask:
 class InitTask:
     """Claim C2: PCVB0 from initial α0, β0, γ0 scaled by each factor."""
 
-    dataset: str = ""
-    T: int = 100
+    dataset: str = ""  # name in `datasets` of the C2 fits (on the `perplexity` 80/20 split)
+    T: int = 100  # truncation level T (topics) of the C2 fits
+    # factors on alpha0_init, beta_init_value, gamma0_init: one fit per factor and config
     factors: list[float] = field(default_factory=lambda: [0.1, 1.0, 10.0])
-    iterations: int = 100
+    iterations: int = 100  # iterations of each C2 fit
+    # configurations fitted for claim C2, each once per factor
     configs: list[str] = field(default_factory=lambda: ["pcvb0_AS", "pcvb0_AA"])
 
 
@@ -251,9 +266,9 @@ class InitTask:
 class GibbsTask:
     """Collapsed Gibbs cross-check (Eqs 13–16) and claim C14."""
 
-    dataset: str = ""
-    T: int = 100
-    iterations: int = 200
+    dataset: str = ""  # name in `datasets` of the Gibbs run (on the `perplexity` 80/20 split)
+    T: int = 100  # truncation level T (topics) of the collapsed Gibbs sampler
+    iterations: int = 200  # Gibbs sweeps (C14 checks the table-count bound after each)
 
 
 @dataclass(frozen=True)
@@ -261,17 +276,20 @@ class BenchTask:
     """bench.csv: time/memory per configuration at each T, the PCVB0 sweep at ``sweep_T``,
     and tomotopy / gensim against PCVB0 at the same wall time."""
 
-    dataset: str = ""
+    dataset: str = ""  # name in `datasets` that bench.csv measures (the `perplexity` split)
+    # truncation levels T at which each configuration's time and memory are measured
     T: list[int] = field(default_factory=lambda: [100, 300])
-    iterations: int = 3
+    iterations: int = 3  # measured iterations per (configuration, T); time: their median
+    # configurations measured, each (configuration, T) in a fresh process
     configs: list[str] = field(default_factory=lambda: list(CONFIGS))
     sweep_T: list[int] = field(default_factory=list)
     library_T: int | None = None  # default: the largest T
-    library_seconds: float = 60.0
+    library_seconds: float = 60.0  # wall-time budget (seconds) of each library and of PCVB0
+    # libraries fitted against PCVB0 on the same split (skipped when not installed)
     libraries: list[Literal["tomotopy", "gensim"]] = field(
         default_factory=lambda: ["tomotopy", "gensim"]
     )
-    library_prior: Literal["AS", "AA"] = "AS"
+    library_prior: Literal["AS", "AA"] = "AS"  # φ-prior of PCVB0 in the library comparison
 
 
 @dataclass(frozen=True)
@@ -281,7 +299,7 @@ class Tolerances:
     # "similar" perplexities (relative) / accuracies and MAPs (absolute difference of means);
     # each row caps it at half the zero- vs second-order gap it measures (issue 21)
     similar_rel: float = 0.03
-    similar_abs: float = 0.03
+    similar_abs: float = 0.03  # C11b/c, C12b/c: max absolute difference of mean 7-NN accuracy / MAP
     init_rel: float = 0.02  # C2: spread of final perplexity over initialisations
     converge_rel: float = 0.01  # C8: within 1% of the final perplexity
     fig2_rel: float = 0.5  # C4b: capped at half the gap to the nearest other quoted maximum
@@ -365,18 +383,18 @@ class StepResources:
     """Cluster resources of one step's jobs: memory (MB) and time limit (minutes; a batched
     fit job gets it once per configuration)."""
 
-    mem_mb: int = 2000
-    runtime: int = 30
+    mem_mb: int = 2000  # memory of each job (MB)
+    runtime: int = 30  # time limit of each job (minutes; batched fit: times the configurations)
 
 
 @dataclass(frozen=True)
 class PrepareResources(StepResources):
-    runtime: int = 10
+    runtime: int = 10  # time limit of each prepare job (minutes)
 
 
 @dataclass(frozen=True)
 class BenchResources(StepResources):
-    mem_mb: int = 4000
+    mem_mb: int = 4000  # memory of the bench job (MB)
 
 
 @dataclass(frozen=True)
