@@ -58,16 +58,17 @@ SEED_TOPICS = 99  # Tables 4.4/4.5: which topics are listed
 class Schedule:
     """rho_t = s/(tau + t)^kappa (Sec. 4.3); Thm 4.6.1 needs 0 < rho_t <= 1, kappa in (0, 1]."""
 
-    s: float = setting(gt=0)
-    tau: float = setting(ge=0)
-    kappa: float = setting(gt=0, le=1)
+    s: float = setting(gt=0)  # scale s (Sec. 4.3.1: 10 for rho_phi, 1 for rho_theta)
+    tau: float = setting(ge=0)  # delay tau (Sec. 4.3.1: 1000 for rho_phi, 10 for rho_theta)
+    kappa: float = setting(gt=0, le=1)  # decay exponent kappa (Sec. 4.3.1: 0.9 for both)
 
 
 @dataclass(frozen=True)
 class SVBVariant:
-    """SVB-Bx-Oy (Sec. 4.7): B local passes, hyperparameter offset O."""
+    """SVB-Bx-Oy (Sec. 4.3.1): B local passes, hyperparameter offset O."""
 
-    B: int = setting(ge=1)
+    B: int = setting(ge=1)  # local passes per document of a minibatch (Sec. 4.3.1: 1 or 5)
+    # offset added to alpha and beta for SVB's training (Sec. 4.3.1: 0 or 0.5)
     O: float = setting(ge=0)  # noqa: E741
 
 
