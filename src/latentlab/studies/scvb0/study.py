@@ -77,15 +77,16 @@ class Dataset:
     """A corpus: synthetic LDA (generated from base_seed + seed_offset) or a data-layer
     dataset by ``name`` (kos, newsgroups, ap, cora, uci_nytimes, uci_pubmed)."""
 
+    # synthetic: LDA corpus made by the corpus step; real: the data-layer dataset `name`
     kind: Literal["synthetic", "real"]
     name: str | None = None
-    D: int | None = None
-    W: int | None = None
-    K: int | None = None
-    doc_len: float | None = None
-    alpha: float = 0.1
-    beta: float = 0.01
-    seed_offset: int = 0
+    D: int | None = None  # synthetic: number of documents
+    W: int | None = None  # synthetic: vocabulary size (words)
+    K: int | None = None  # synthetic: number of topics of the generating LDA
+    doc_len: float | None = None  # synthetic: mean document length, tokens (Poisson, >= 1)
+    alpha: float = 0.1  # synthetic: Dirichlet prior of each document's topic proportions
+    beta: float = 0.01  # synthetic: Dirichlet prior of each topic's word distribution
+    seed_offset: int = 0  # synthetic: the corpus is drawn with seed base_seed + seed_offset
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -121,8 +122,11 @@ class Heldout:
     """Document completion: held-out fraction, cap, theta fixed-point iterations (not given in
     the thesis; ours)."""
 
+    # fraction of the non-empty documents held out (Sec. 4.3.1 held out 10,000 documents)
     heldout_frac: float = setting(gt=0, lt=1)
+    # max fixed-point iterations of a held-out document's theta (not given in the thesis)
     heldout_theta_iters: int = setting(ge=1)
+    # at most this many held-out documents in the curves and Fig 4.7 (rest train; null: all)
     heldout_max_docs: int | None = setting(None, ge=1)
 
 
