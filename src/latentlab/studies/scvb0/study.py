@@ -134,13 +134,14 @@ class Heldout:
 class Curves:
     """Figs 4.3-4.6: dataset per figure, K, passes, checkpoints (documents, geometric)."""
 
-    K: int = setting(ge=1)
-    n_epochs: float = setting(gt=0)
+    K: int = setting(ge=1)  # topics (Sec. 4.3.1: 200)
+    n_epochs: float = setting(gt=0)  # passes over the training documents per method and seed
+    # held-out evaluations, geometric in documents processed (multiples of the minibatch)
     n_checkpoints: int = setting(ge=1)
-    fig4_3: str
-    fig4_4: str
-    fig4_5: str
-    fig4_6: str
+    fig4_3: str  # dataset of Fig 4.3 (a key of datasets; the thesis: PubMed Central)
+    fig4_4: str  # dataset of Fig 4.4 (the thesis: New York Times)
+    fig4_5: str  # dataset of Fig 4.5 (the thesis: Wikipedia; C4.6b: more documents than fig4_4's)
+    fig4_6: str  # dataset of Fig 4.6, LL vs documents processed (the thesis: PubMed Central)
     extra_datasets: list[str] = field(default_factory=list)  # Fig 4.3 repeated: fig4_3_<d>
     # runs per method (model seed base_seed + SEED_MODEL + r; the held-out split is shared):
     # the C4.4/C4.6 orderings are judged in every seed
@@ -152,13 +153,14 @@ class Fig47:
     """Fig 4.7: SCVB0 on all documents vs batch VB on subsets of N documents (the thesis does not
     give N)."""
 
-    dataset: str
-    K: int
-    scvb0_epochs: float
-    subsets: list[int]
-    vb_iters: int
-    n_checkpoints: int = 15
-    max_local: int = 100
+    dataset: str  # corpus (a key of datasets; the thesis: Wikipedia, Sec. 4.3.1)
+    K: int  # topics (Sec. 4.3.1: 200)
+    scvb0_epochs: float  # SCVB0's passes over all the training documents
+    subsets: list[int]  # N: documents per batch-VB subset, random (the thesis gives none)
+    vb_iters: int  # batch-VB iterations per subset (E-step on all its documents), each scored
+    n_checkpoints: int = 15  # SCVB0's held-out evaluations, geometric in documents processed
+    max_local: int = 100  # batch VB: at most this many E-step passes per document per iteration
+    # batch VB: a document's E-step stops when the mean absolute change of its gamma < this
     local_tol: float = 1e-3
 
 
