@@ -169,23 +169,23 @@ class Demos:
     """Figs 4.1-4.2 (rho_t = step_a/t and w0; the thesis gives neither, ours) and 4.8-4.9
     (gamma ~ Beta(0.1, 0.1))."""
 
-    n_iter: int
-    w0_rm: float
-    w0_sgd: float
-    step_a: float
-    n_words: int
-    repeats: int
+    n_iter: int  # iterations of the Robbins-Monro and gradient-ascent demos (Figs 4.1/4.2)
+    w0_rm: float  # initial w of Robbins-Monro, Fig 4.1 (Sec. 4.1.4 does not give it)
+    w0_sgd: float  # initial w of gradient ascent, Fig 4.2 (Sec. 4.1.4 does not give it)
+    step_a: float  # a of rho_t = a/t in Figs 4.1/4.2 (Sec. 4.1.4 gives no schedule)
+    n_words: int  # Figs 4.8/4.9: numbers of words 1 .. n_words on the x-axis (Sec. 4.4.1)
+    repeats: int  # Figs 4.8/4.9: draws of gamma, averaged in *_avg (the thesis: one draw)
 
 
 @dataclass(frozen=True)
 class Fig410:
     """Fig 4.10: alpha = 0.01, 1000 repeats, 10^4 Monte Carlo draws in the thesis."""
 
-    alpha: float
-    max_words: int
-    n_points: int
-    repeats: int
-    mc_draws: int
+    alpha: float  # alpha of E[log(n + alpha)] (Sec. 4.4.1: 0.01)
+    max_words: int  # largest number of words i on the x-axis
+    n_points: int  # count of log-spaced numbers of words 1..max_words (fewer after rounding)
+    repeats: int  # draws of gamma averaged at each number of words (Sec. 4.4.1: 1,000)
+    mc_draws: int  # Monte Carlo draws of n per repeat, the thesis's truth (Sec. 4.4.1: 10,000)
 
 
 @dataclass(frozen=True)
