@@ -192,11 +192,11 @@ class Fig410:
 class Budget:
     """Tables 4.4/4.5: topics after a fixed training-time budget (5 s NIPS, 60 s NYT)."""
 
-    dataset: str
-    K: int
-    seconds: float
-    runs: int
-    n_show: int
+    dataset: str  # corpus (a key of datasets; Sec. 4.3.2: NIPS for Table 4.4, NYT for 4.5)
+    K: int  # topics (Sec. 4.3.2: 20 on NIPS, 50 on NYT)
+    seconds: float  # training time per run and method, seconds (Sec. 4.3.2: 5 NIPS, 60 NYT)
+    runs: int  # runs per method (Sec. 4.3.2: 10 on NIPS); the topics listed are run 0's
+    n_show: int  # randomly chosen topics listed per method (Tables 4.4/4.5 show 3)
     svb: SVBVariant = SVBVariant(1, 0.0)  # the thesis does not say which SVB
 
 
