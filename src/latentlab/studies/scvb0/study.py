@@ -204,27 +204,33 @@ class Budget:
 class Compare:
     """Time to reach scikit-learn's held-out LL; CGS tokens/s vs tomotopy."""
 
-    dataset: str
-    K: int
+    dataset: str  # corpus of the comparison (a key of datasets)
+    K: int  # topics of the comparison
+    # passes of scikit-learn's online LDA, whose final held-out LL is the target; gensim's cap
     sklearn_iters: int
-    cgs_iters: int
+    cgs_iters: int  # CGS sweeps timed for tokens/s, ours and tomotopy's in turn
     scvb0_max_epochs: float | None = None  # None: sklearn_iters
-    cgs_warm: int = 1
+    cgs_warm: int = 1  # untimed CGS sweeps (after initialisation) before the timed ones
     extra_schedules: list[Schedule] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
 class Bench:
-    datasets: list[str]
-    K: list[int]
-    seconds: float
-    max_threads: int = 2
-    max_state_mb: float = 1500.0
+    """bench.csv: throughput of every LDA algorithm (ours; the thesis has no benchmark),
+    and the comparison with scikit-learn, gensim and tomotopy."""
+
+    datasets: list[str]  # corpora timed (keys of datasets)
+    K: list[int]  # numbers of topics; every algorithm is timed at each
+    seconds: float  # training time per algorithm, K and corpus, seconds (batch: >= 1 sweep)
+    max_threads: int = 2  # >= 2: SCVB0, the first SVB variant and BatchVB also on 2 threads
+    max_state_mb: float = 1500.0  # CVB0 / CVB skipped when their gammas would exceed this, MB
     compare: Compare | None = None
 
 
 @dataclass(frozen=True)
 class Tolerances:
+    """Tolerances of the checks of claims.csv (ours, unless a field cites the thesis)."""
+
     similar_ll_tol: float  # C4.5: |LL gap| (nats/token) counted as similar (ours)
     # C4.4: "early in training" = this fraction of the common training time of the run
     # (the time every method's curve reaches). The document: on PubMed "all algorithms
