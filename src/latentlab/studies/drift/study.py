@@ -53,14 +53,15 @@ MISSING_METHODS = ["Naive", "Baseline", "LFRM_current", "LFRM_all", "DRIFT"]
 class HyperSettings:
     """Sampler hyperparameters (Sec. 2.6; σ_ε and the ε proposal are not given)."""
 
-    alpha_a: float = 3.0
-    alpha_b: float = 1.0
-    gamma: float = 3.0
-    delta: float = 1.0
-    sigma_w: float = 0.1
-    sigma_w_prop: float = 0.1
-    sigma_eps: float = 1.0
-    sigma_eps_prop: float = 0.1
+    alpha_a: float = 3.0  # Gamma shape of the IBP α's hyperprior (Sec. 2.5; α_a = 3, Sec. 2.6)
+    alpha_b: float = 1.0  # Gamma rate (inverse scale) of that hyperprior (α_b = 1, Sec. 2.6)
+    gamma: float = 3.0  # persistence prior b_k ~ Beta(γ, δ) (Sec. 2.4.1; γ = 3, Sec. 2.6)
+    delta: float = 1.0  # δ of b_k ~ Beta(γ, δ) (δ = 1, Sec. 2.6)
+    sigma_w: float = 0.1  # prior s.d. of each w_kk' (σ_W = .1, Sec. 2.6; read as an s.d.)
+    sigma_w_prop: float = 0.1  # s.d. of the random-walk MH proposal for w_kk' (Eq. 2.28: σ_w)
+    sigma_eps: float = 1.0  # prior s.d. of the intercept ε (not given by the document)
+    sigma_eps_prop: float = 0.1  # s.d. of the random-walk MH proposal for ε (not given)
+    # the FFBS of Z keeps the slice variable's 1/a*(Z) factor (Eq. 2.25; ours, not in Sec. 2.5)
     slice_factor: bool = True
 
 
@@ -68,23 +69,24 @@ class HyperSettings:
 class SynthSpec:
     """Synthetic DRIFT data (Sec. 2.6.1): N actors, T + 1 steps (the last one forecast)."""
 
-    n_datasets: int = setting(10, ge=1)
-    N: int = setting(10, ge=2)
-    T: int = setting(100, ge=1)
+    n_datasets: int = setting(10, ge=1)  # data sets generated, each with its own Z (Sec. 2.6.1: 10)
+    N: int = setting(10, ge=2)  # actors (Sec. 2.6.1: 10)
+    T: int = setting(100, ge=1)  # training time steps (Sec. 2.6.1: 100); step T + 1 is forecast
+    # K x K feature interactions, K = len(W) (Sec. 2.6.1: 3 "identifiable" features; values ours)
     W: list[list[float]] = field(
         default_factory=lambda: [[3.0, -1.0, -1.0], [-1.0, 3.0, -1.0], [-1.0, -1.0, 3.0]]
     )
-    eps: float = -2.0
+    eps: float = -2.0  # intercept ε of the edge logit (Eq. 2.18; not given, ours)
     alpha: float = 3.0  # a_k ~ Beta(alpha/K, 1) when ``a`` is None
     gamma: float = 3.0  # b_k ~ Beta(gamma, delta) when ``b`` is None
-    delta: float = 1.0
+    delta: float = 1.0  # b_k ~ Beta(gamma, delta) when ``b`` is None
     # Fixed birth / persistence of every feature (Eq. 2.19, Pr(Z | a, b)); None draws them
     # from the finite prior above. The document does not give the values of its synthetic
     # data (issue 22, case 2): the finite prior with K = 3 gives a_k ~ U(0, 1), b_k ~ Beta(3, 1),
     # chains with lag-1 correlation b − a ≈ 0 and networks that do not predict the next one.
     a: float | None = None
-    b: float | None = None
-    seed_offset: int = 0
+    b: float | None = None  # fixed persistence of every feature; None: b_k ~ Beta(gamma, delta)
+    seed_offset: int = 0  # data set d's seed: base_seed + seed_offset + d
 
 
 @dataclass(frozen=True)
@@ -94,18 +96,25 @@ class SynthDataSettings:
 
 @dataclass(frozen=True)
 class SynthFit:
+    """DRIFT / LFRM fits on the synthetic data (Sec. 2.6.1): Table 2.1 (top), Figs 2.2, 2.3."""
+
+    # independent chains per fit, each giving its last state (Sec. 2.6.1: 20 samples, 20 chains)
     chains: int = setting(20, ge=1)
-    burnin: int = setting(100, ge=0)
+    burnin: int = setting(100, ge=0)  # burn-in iterations per chain (Sec. 2.6.1: 100)
     # the first ``datasets`` data sets get Table 2.1's fits (document: 10)
     datasets: int = setting(10, ge=1)
+    # draws of Z^(T+1) per DRIFT sample, advancing its chains one step (Eq. 2.29)
     forecast_draws: int = setting(10, ge=1)
+    # missing data: each pair i < j at each step held out with this probability (Sec. 2.6: 20%)
     heldout_frac: float = setting(0.2, gt=0, lt=1)
-    recovery_K: int = setting(3, ge=1)
-    recovery_datasets: int = setting(10, ge=0)
+    recovery_K: int = setting(3, ge=1)  # K fixed in Fig 2.2's recovery fits (Sec. 2.6.1: 3)
+    recovery_datasets: int = setting(10, ge=0)  # the first n data sets get Fig 2.2's fits (0: none)
     baseline_c: float = setting(0.2, gt=0)  # urn concentration = (training steps) * 0.2 = T/5
+    # urn shares to edge probabilities (not given in Sec. 2.6): density: scaled to the mean
+    # number of training edges per step; beta: (n_ij + c) / (n_obs_ij + 2c)
     baseline_norm: Literal["density", "beta"] = "density"
-    processes: int = setting(2, ge=1)
-    seed_offset: int = 100
+    processes: int = setting(2, ge=1)  # worker processes running the chains (1: in-process)
+    seed_offset: int = 100  # data set d's fits: base_seed + seed_offset + d (+ a shift per task)
 
 
 @dataclass(frozen=True)
