@@ -128,33 +128,36 @@ class EnronLike:
     """The 'Enron-like' synthetic network of the smoke run (ours, not in the document: a
     stand-in for the Enron data of Sec. 2.6.2)."""
 
-    N: int = 50
-    T: int = 37
-    K: int = 6
-    w_diag: float = 2.5
-    w_off: float = -0.5
-    eps: float = -3.5
-    a: float = 0.05
-    b: float = 0.9
-    t_sparse: int = 30
-    a_late: float = 0.01
-    b_late: float = 0.6
-    n_persistent: int = 15
-    persistent_logit: float = 4.0
+    N: int = 50  # actors (Sec. 2.6.2 keeps the 50 with the most emails)
+    T: int = 37  # months (Sec. 2.6.2 forecasts t = 3..37)
+    K: int = 6  # planted features
+    w_diag: float = 2.5  # diagonal of W: logit added per feature two actors share
+    w_off: float = -0.5  # off-diagonal entries w_kk' (k != k') of W
+    eps: float = -3.5  # intercept ε of the edge logit (Eq. 2.18)
+    a: float = 0.05  # birth probability of every feature in the first t_sparse months
+    b: float = 0.9  # persistence probability of every feature in the first t_sparse months
+    t_sparse: int = 30  # the first t_sparse months use a, b; later ones a_late, b_late (sparser)
+    a_late: float = 0.01  # birth probability from month t_sparse + 1 on
+    b_late: float = 0.6  # persistence probability from month t_sparse + 1 on (features die out)
+    n_persistent: int = 15  # random actor pairs given persistent_logit (an edge almost every month)
+    persistent_logit: float = 4.0  # logit added to those pairs' edge logit
 
 
 @dataclass(frozen=True)
 class NetworkSpec:
     """Monthly binary symmetric sociomatrices (Sec. 2.6.2)."""
 
+    # enron_email: the data mirror's Enron network; synthetic: the Enron-like one (ours)
     source: Literal["enron_email", "synthetic"] = "enron_email"
     n_actors: int = setting(50, ge=2)  # the top actors by messages (at most all of them)
     first_month: str = "1999-06"  # YYYY-MM, the first month of the window
     last_month: str = "2002-06"  # YYYY-MM, the last month (the window holds >= 2 months)
+    # a message outside first_month..last_month: dropped (counted in the summary) or an error
     outside_window: Literal["drop", "error"] = "drop"
+    # a month with no edge among the top actors: an error, or kept as an empty network
     empty_month: Literal["error", "keep"] = "error"
     synthetic: EnronLike = field(default_factory=EnronLike)
-    seed_offset: int = 200
+    seed_offset: int = 200  # seed of the synthetic network: base_seed + seed_offset
 
     def __post_init__(self):
         months = []
@@ -176,22 +179,30 @@ class NetworkSettings:
 
 @dataclass(frozen=True)
 class MonthlyFit:
-    chains: int = setting(3, ge=1)
-    burnin: int = setting(100, ge=0)
-    samples: int = setting(10, ge=1)
-    thin: int = setting(1, ge=1)
+    """DRIFT / LFRM fits on the monthly networks (Sec. 2.6.2): Table 2.1 (bottom), Figs 2.4-2.7
+    and Table 2.2."""
+
+    chains: int = setting(3, ge=1)  # chains per month's forecast fit (Sec. 2.6.2: 3)
+    burnin: int = setting(100, ge=0)  # burn-in iterations per forecast chain (Sec. 2.6.2: 100)
+    samples: int = setting(10, ge=1)  # samples recorded per forecast chain (Sec. 2.6.2: 10)
+    thin: int = setting(1, ge=1)  # iterations between recorded samples (not given; 1)
+    # draws of Z^t per DRIFT sample, advancing its chains one step (Sec. 2.6.2: 10)
     forecast_draws: int = setting(10, ge=1)
     # forecast months first_t..T (1-based), as in the document (at most T: the data's)
     first_t: int = setting(3, ge=2)
     # forecast every month (document); > 1 skips months (recorded)
     forecast_every: int = setting(1, ge=1)
+    # chains of each missing-data fit, the last state of each kept (Sec. 2.6.2: 30)
     missing_chains: int = setting(30, ge=1)
-    missing_burnin: int = setting(300, ge=0)
+    missing_burnin: int = setting(300, ge=0)  # burn-in per missing-data chain (Sec. 2.6.2: 300)
+    # missing data: each pair i < j in each month held out with this probability (Sec. 2.6: 20%)
     heldout_frac: float = setting(0.2, gt=0, lt=1)
-    baseline_c: float = setting(0.2, gt=0)
+    baseline_c: float = setting(0.2, gt=0)  # urn concentration = (training months) * 0.2 = T/5
+    # urn shares to edge probabilities (not given in Sec. 2.6): density: scaled to the mean
+    # number of training edges per month; beta: (n_ij + c) / (n_obs_ij + 2c)
     baseline_norm: Literal["density", "beta"] = "density"
-    processes: int = setting(2, ge=1)
-    seed_offset: int = 300
+    processes: int = setting(2, ge=1)  # worker processes running the chains (1: in-process)
+    seed_offset: int = 300  # month t's fits: base_seed + seed_offset + t (missing data: + 20,000)
 
 
 @dataclass(frozen=True)
@@ -202,8 +213,11 @@ class MonthlyFitSettings:
 
 @dataclass(frozen=True)
 class FigureSettings:
+    # Fig 2.5's months t, dense then sparse (document: 30, 36); if none was forecast: T - 6, T
     fig_months: list[int] = field(default_factory=lambda: [30, 36])
+    # Fig 2.6: the most frequent actor pairs plotted (document: four hand-picked pairs)
     fig_pairs: int = 4
+    # Table 2.2's k: true positives among the top k held-out pairs by edge probability
     topk: list[int] = field(default_factory=lambda: [10, 20, 50, 100, 500, 1000])
     # the run's departures from the document's protocol, recorded in every output built
     # from the DRIFT / LFRM fits (a run at the document's settings lists none)
@@ -220,6 +234,7 @@ class SynthFigureSettings:
     """Figs 2.2 / 2.3 record the synthetic generator's settings in their metadata."""
 
     synthetic: SynthSpec = field(default_factory=SynthSpec)
+    # the run's departures from the document's protocol, recorded in the outputs' metadata
     reductions: list[str] = field(default_factory=list)
 
 
