@@ -338,20 +338,24 @@ class TextSpec:
     M: int = setting(0, ge=0)
     K: int = setting(5, ge=1)
     K2: int = setting(0, ge=0)
-    V: int = setting(500, ge=1)
-    w_diag: float = 1.5
-    w_off: float = -0.5
-    eps: float = -1.5
+    V: int = setting(500, ge=1)  # vocabulary size (word types) of the generated documents
+    w_diag: float = 1.5  # diagonal of the planted W (BMF: of its K x K2 block)
+    w_off: float = -0.5  # off-diagonal entries of the planted W
+    eps: float = -1.5  # intercept ε of the planted η_ij = z_i W z_jᵀ + ε (Eq. A.3)
+    # z_ik ~ Bern(p_feature); a row without a feature gets one, each feature >= 2 owners
     p_feature: float = setting(0.3, ge=0, le=1)
-    obs_frac: float = setting(1.0, gt=0, le=1)
-    node_docs: bool = False
-    edge_docs: bool = True
-    node_len: int = setting(50, ge=0)
-    edge_len: int = setting(30, ge=0)
+    obs_frac: float = setting(1.0, gt=0, le=1)  # BMF_LDA: share of the N x M cells rated
+    node_docs: bool = False  # a document on every node (BMF: every row and column entity)
+    edge_docs: bool = True  # LFRM_LDA: a document on each pair with y_ij > 0 (BMF: each rated cell)
+    node_len: int = setting(50, ge=0)  # node document length: 1 + Poisson(node_len) tokens
+    edge_len: int = setting(30, ge=0)  # edge document length: 1 + Poisson(edge_len) tokens
+    # γ of Eqs. 2.30/2.31: share of the prior mass on the actors' features (the fit learns it)
     gamma: float = setting(0.8, ge=0, le=1)
-    lam: float = setting(0.6, ge=0, le=1)
+    lam: float = setting(0.6, ge=0, le=1)  # λ of Eq. 2.30: the sender's part of γ (edge docs)
+    # α⁺ of Eqs. 2.30/2.31: every document's total prior concentration (the fit learns it)
     alpha_plus: float = setting(2.0, gt=0)
-    beta_gen: float = setting(0.05, gt=0)
+    beta_gen: float = setting(0.05, gt=0)  # planted topics Φ_k ~ Dir(beta_gen) over the V words
+    # s.d. of the Gaussian link (ratings, App. A.1.1 example 2): generator and fit
     gauss_sd: float = setting(1.0, gt=0)
 
     def __post_init__(self):
@@ -367,7 +371,7 @@ class TextData:
     (Table 2.4: logistic, diagonal positive W, one document per node) and a rectangular
     BMF_LDA set (App. A example 2: Gaussian ratings with a review on each rating)."""
 
-    n_datasets: int = setting(3, ge=1)
+    n_datasets: int = setting(3, ge=1)  # data sets generated of each kind
     enron_text: TextSpec = field(default_factory=TextSpec)
     twitter_text: TextSpec = field(
         default_factory=lambda: TextSpec(
@@ -397,7 +401,7 @@ class TextData:
             gauss_sd=0.5,
         )
     )
-    seed_offset: int = 400
+    seed_offset: int = 400  # data set r of kind i: base_seed + seed_offset + 100 i + r
 
 
 @dataclass(frozen=True)
@@ -413,23 +417,24 @@ class TextFit:
     the proposal s.d. is σ_W as in Eq. A.11), σ_ε, the ε proposal, the finite IBP α and
     the initial γ, λ, α⁺."""
 
-    burnin: int = setting(3000, ge=0)
-    samples: int = setting(100, ge=1)
-    thin: int = setting(1, ge=1)
-    sigma_w: float = setting(1.0, gt=0)
-    sigma_w_prop: float = setting(1.0, gt=0)
-    sigma_eps: float = setting(3.0, gt=0)
-    sigma_eps_prop: float = setting(0.1, gt=0)
-    ibp_alpha: float = setting(3.0, gt=0)
-    beta: float = setting(0.1, gt=0)
-    alpha_plus_init: float = setting(1.0, gt=0)
-    gamma_init: float = setting(0.5, gt=0, lt=1)
-    lambda_init: float = setting(0.5, gt=0, lt=1)
-    eb_steps: int = setting(5, ge=0)
+    burnin: int = setting(3000, ge=0)  # burn-in iterations, synthetic fits (Sec. 2.7.2: 3000)
+    samples: int = setting(100, ge=1)  # samples recorded, synthetic fits (Sec. 2.7.2: 100)
+    thin: int = setting(1, ge=1)  # iterations between recorded samples (not given; 1)
+    sigma_w: float = setting(1.0, gt=0)  # prior s.d. of w_kk' (exponential prior: its mean)
+    sigma_w_prop: float = setting(1.0, gt=0)  # MH proposal s.d. for w_kk' (Eq. A.11: σ_W)
+    sigma_eps: float = setting(3.0, gt=0)  # prior s.d. of the intercept ε (not given)
+    sigma_eps_prop: float = setting(0.1, gt=0)  # MH proposal s.d. for ε (not given)
+    ibp_alpha: float = setting(3.0, gt=0)  # finite IBP: π_k ~ Beta(ibp_alpha / K, 1) (not given)
+    beta: float = setting(0.1, gt=0)  # topic-word Dirichlet β_k, fixed (App. A.2: 0.1)
+    alpha_plus_init: float = setting(1.0, gt=0)  # initial α⁺ (then Minka's update, Eq. A.12)
+    gamma_init: float = setting(0.5, gt=0, lt=1)  # initial γ (then empirical Bayes, App. A.2)
+    lambda_init: float = setting(0.5, gt=0, lt=1)  # initial λ (then empirical Bayes, App. A.2)
+    eb_steps: int = setting(5, ge=0)  # gradient-ascent steps on [logit γ, logit λ] per iteration
+    # first step size of that ascent (halved until the objective does not decrease)
     eb_step_size: float = setting(0.05, gt=0)
-    minka_iters: int = setting(5, ge=0)
-    realign: bool = True
-    seed_offset: int = 500
+    minka_iters: int = setting(5, ge=0)  # fixed-point steps of Eq. A.12 for α⁺ per iteration
+    realign: bool = True  # Hungarian re-alignment of topics to features each iteration (App. A.2)
+    seed_offset: int = 500  # data set r's chain: base_seed + seed_offset + r
 
 
 @dataclass(frozen=True)
@@ -446,19 +451,22 @@ class EnronText:
     caps the vocabulary. ``extra_stop_words``: reply / forward markers of subject lines
     (the analogue of the document cutting the text after "forwarded")."""
 
-    enabled: bool = False
-    K: int = setting(20, ge=1)
-    burnin: int = setting(3000, ge=0)
-    samples: int = setting(100, ge=1)
-    thin: int = setting(1, ge=1)
-    min_count: int = setting(2, ge=1)
+    enabled: bool = False  # the rules build this fit (needs the data mirror; the smoke run: off)
+    K: int = setting(20, ge=1)  # features = topics (Sec. 2.7.2: 20)
+    burnin: int = setting(3000, ge=0)  # burn-in iterations per chain (Sec. 2.7.2: 3000)
+    samples: int = setting(100, ge=1)  # samples recorded per chain (Sec. 2.7.2: 100)
+    thin: int = setting(1, ge=1)  # iterations between recorded samples (not given; 1)
+    min_count: int = setting(2, ge=1)  # a word's minimum count (Sec. 2.7.2: words seen once cut)
+    # the vocabulary: at most this many words, the most frequent (Sec. 2.7.2: 15,150 words)
     vocab_max: int = setting(15150, ge=1)
+    # subject lines' reply / forward markers, dropped as stop words (cf. "forwarded", Sec. 2.7.2)
     extra_stop_words: list[str] = field(default_factory=lambda: ["re", "fw", "fwd"])
-    seed_offset: int = 600
+    seed_offset: int = 600  # chain c's seed: base_seed + seed_offset + c (c = 0: the reported one)
     # C2.13: independent chains (seeds seed_offset, r = 1..chains-1) matched to the first;
     # a topic is stable when its partner is closer than chain_match_ratio x the distance to
     # its nearest other topic (C2.7's text_l1_ratio)
     chains: int = setting(2, ge=1)
+    # C2.13: a topic is stable when its partner lies closer than this x its nearest other topic
     chain_match_ratio: float = setting(0.5, gt=0)
 
 
