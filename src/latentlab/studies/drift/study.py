@@ -110,8 +110,7 @@ class SynthFit:
     recovery_K: int = setting(3, ge=1)  # K fixed in Fig 2.2's recovery fits (Sec. 2.6.1: 3)
     recovery_datasets: int = setting(10, ge=0)  # the first n data sets get Fig 2.2's fits (0: none)
     baseline_c: float = setting(0.2, gt=0)  # urn concentration = (training steps) * 0.2 = T/5
-    # urn shares to edge probabilities (not given in Sec. 2.6): density: scaled to the mean
-    # number of training edges per step; beta: (n_ij + c) / (n_obs_ij + 2c)
+    # urn to probabilities (open in Sec. 2.6): density: mean edges per step; beta: (n+c)/(n_obs+2c)
     baseline_norm: Literal["density", "beta"] = "density"
     processes: int = setting(2, ge=1)  # worker processes running the chains (1: in-process)
     seed_offset: int = 100  # data set d's fits: base_seed + seed_offset + d (+ a shift per task)
@@ -198,8 +197,7 @@ class MonthlyFit:
     # missing data: each pair i < j in each month held out with this probability (Sec. 2.6: 20%)
     heldout_frac: float = setting(0.2, gt=0, lt=1)
     baseline_c: float = setting(0.2, gt=0)  # urn concentration = (training months) * 0.2 = T/5
-    # urn shares to edge probabilities (not given in Sec. 2.6): density: scaled to the mean
-    # number of training edges per month; beta: (n_ij + c) / (n_obs_ij + 2c)
+    # urn to probabilities (open in Sec. 2.6): density: mean edges per month; beta: (n+c)/(n_obs+2c)
     baseline_norm: Literal["density", "beta"] = "density"
     processes: int = setting(2, ge=1)  # worker processes running the chains (1: in-process)
     seed_offset: int = 300  # month t's fits: base_seed + seed_offset + t (missing data: + 20,000)
