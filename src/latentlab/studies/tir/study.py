@@ -242,7 +242,6 @@ class ClaimTolerances:
     approx_rel: float = 0.25  # approximate / exact sampler L1 error <= 1 + this
     sign_p_rel: float = setting(0.1, ge=0)  # document's p vs the exact binomial p
     speed_ratio: float = 0.5  # TIR tokens/s >= (1 - this) x LDA's
-    top_l_single: float = 0.0
     # "most test documents": a one-sided sign test at this level
     sign_alpha: float = setting(0.05, gt=0, lt=1)
 
