@@ -59,18 +59,18 @@ class SynCfg:
     """SYN-IWTM generator (ours, a synthetic stand-in; not in the document); seed =
     base_seed + seed_offset."""
 
-    n_classes: int = 13
-    docs_per_class: int = 250
-    dim: int = 16
-    n_clusters: int = 150
-    n_topics: int = 20
-    signature: int = 3
-    within_sd: float = 0.35
-    cluster_gem: float = 30.0
-    alpha0: float = 5.0
-    mean_len: float = 150.0
-    min_len: int = 50
-    seed_offset: int = 0
+    n_classes: int = 13  # classes (labels)
+    docs_per_class: int = 250  # documents generated per class
+    dim: int = 16  # descriptor dimension; cluster means ~ N(0, I_dim)
+    n_clusters: int = 150  # true Gaussian clusters (the vocabulary)
+    n_topics: int = 20  # true topics, phi_t ~ Dir(alpha0 beta*) over the clusters
+    signature: int = 3  # topics per class with alpha_y = 2.05 (the others 0.05)
+    within_sd: float = 0.35  # within-cluster sd: precisions ~ Gam(20, 1/(20 sd^2)), mean 1/sd^2
+    cluster_gem: float = 30.0  # concentration of the cluster weights beta* ~ GEM (truncated)
+    alpha0: float = 5.0  # topic concentration: phi_t ~ Dir(alpha0 beta*)
+    mean_len: float = 150.0  # Poisson mean of a document's descriptors beyond min_len
+    min_len: int = 50  # descriptors per document: min_len + Poisson(mean_len)
+    seed_offset: int = 0  # the generator's seed: base_seed + this
 
 
 @dataclass(frozen=True)
@@ -80,6 +80,7 @@ class SceneCfg:
     ``max_desc`` = descriptors kept per image (null = all; a seeded subsample is a
     recorded reduction); ``standardise``: z-score with the training pool's mean/sd."""
 
+    # recorded in the dataset's metadata only: the features are dense SIFT (Sec. 4.5.1) always
     descriptor: str = "dsift"
     step: int = 10
     patch: int = 16
@@ -95,7 +96,7 @@ class SplitCfg:
     the n_train sets are the first n of each class's pool order."""
 
     train_pool: int = setting(100, ge=1)
-    seed_offset: int = 10
+    seed_offset: int = 10  # seed of each class's training pool and its order: base_seed + this
 
 
 @dataclass(frozen=True)
@@ -110,19 +111,25 @@ class GibbsCfg:
     """Ch. 4: 500 sweeps, hyperparameters every 10 after 100, 50 test sweeps; alpha0 = 50,
     gamma = 1 initially; E[lambda] = precision(x), shape ``a`` (vague), beta0 = 1."""
 
-    T: list[int] = setting(factory=lambda: [25, 50], ge=1)
-    n_iter: int = setting(500, ge=1)
+    T: list[int] = setting(factory=lambda: [25, 50], ge=1)  # ch4 topic counts (Sec. 4.5.1)
+    n_iter: int = setting(500, ge=1)  # training sweeps of IWTM and sLDA (Sec. 4.5.1: 500)
+    # sweeps before the first hyperparameter update (Sec. 4.5.1: 100)
     burn_in: int = setting(100, ge=0)
+    # sweeps between updates of alpha_y (4.17), IWTM's alpha0, sLDA's beta (Sec. 4.5.1: 10)
     hyper_every: int = setting(10, ge=1)
-    test_iter: int = setting(50, ge=1)
-    alpha0: float = setting(50.0, gt=0)
-    gamma: float = setting(1.0, gt=0)
+    test_iter: int = setting(50, ge=1)  # sweeps per test document folded in (Sec. 4.5.1: 50)
+    alpha0: float = setting(50.0, gt=0)  # initial topic DP concentration, re-estimated (Sec. 4.5.1)
+    gamma: float = setting(1.0, gt=0)  # master DP concentration, kept fixed (Sec. 4.5.1: 1)
+    # initial value of every class Dirichlet alpha_y,t before (4.17), IWTM and sLDA (ours)
     alpha_init: float = setting(1.0, gt=0)
+    # Gamma shape a of the cluster precisions, scale b = precision(x)/a (Sec. 4.5.1: "vague")
     shape_a: float = setting(1.0, gt=0)
+    # beta of the cluster means' prior N(m, (beta lambda)^-1 I) (1: Sec. 5.5, as in ch. 4)
     beta0: float = setting(1.0, gt=0)
+    # dish (cluster) slots the sampler allocates; a fit that needs more stops with an error
     dish_cap: int = setting(4000, ge=1)
-    seeds: int = setting(1, ge=1)
-    seed_offset: int = 100
+    seeds: int = setting(1, ge=1)  # ch4 runs per (T, n_train), r = 0..seeds-1
+    seed_offset: int = 100  # run r's seed: base_seed + this + r
 
 
 @dataclass(frozen=True)
@@ -130,9 +137,10 @@ class SldaCfg:
     """Supervised LDA on K-means visual words (Fei-Fei & Perona Theme Model 1), Gibbs with
     the same schedule; beta = 1 initially (then optimised), alpha_y by (4.17)."""
 
+    # K-means vocabulary sizes (Sec. 4.5.1: 25-2000, finer at small K; this grid ours)
     K: list[int] = setting(factory=lambda: [25, 50, 100, 200, 500, 1000, 2000], ge=1)
-    beta_init: float = setting(1.0, gt=0)
-    kmeans_iter: int = setting(20, ge=1)
+    beta_init: float = setting(1.0, gt=0)  # initial topic-word beta, re-estimated (Sec. 4.5.1: 1)
+    kmeans_iter: int = setting(20, ge=1)  # K-means (Lloyd) iterations at most per codebook (ours)
     # training descriptors K-means sees (null = all)
     kmeans_points: int | None = setting(None, ge=1)
 
@@ -225,11 +233,11 @@ class Scene8Cfg:
     out of the document's protocol (recorded in the outputs)."""
 
     dataset: Dataset = "scene8"
-    T: int = setting(100, ge=1)
+    T: int = setting(100, ge=1)  # topics (Sec. 4.5.3: T = 100)
     n_train: int = setting(100, ge=1)
     test_per_class: int | None = setting(100, ge=1)
-    seeds: int = setting(1, ge=1)
-    seed_offset: int = 800
+    seeds: int = setting(1, ge=1)  # Gibbs runs, r = 0..seeds-1 (Sec. 4.5.3 gives +- 0.2, no count)
+    seed_offset: int = 800  # run r's seed: base_seed + this + r; the test subsample's: + 50
     reduction: str = ""
 
 
