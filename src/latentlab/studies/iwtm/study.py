@@ -150,33 +150,44 @@ class CaviCfg:
     """Ch. 5: alpha0 = 1, gamma = 10, chi1 = 32 dim, chi1 chi2 = precision(x), beta0 = 1,
     alpha = 1/T; 50 iterations; C = 4000, K = 8000."""
 
+    # ch5's topic counts (Fig 5.2; Sec. 5.5.1 names T = 50, ch. 4 used 25 and 50)
     T: list[int] = setting(factory=lambda: [25, 50], ge=1)
-    C: int = setting(4000, ge=1)
-    K: int = setting(8000, ge=1)
-    n_iter: int = setting(50, ge=1)
-    alpha0: float = setting(1.0, gt=0)
-    gamma: float = setting(10.0, gt=0)
+    C: int = setting(4000, ge=1)  # truncation: clusters of the master DP (Secs. 5.3.2, 6.4.1)
+    K: int = setting(8000, ge=1)  # truncation: atoms per topic (Sec. 6.4.1, printed "T = 8000")
+    n_iter: int = setting(50, ge=1)  # CAVI iterations of ch5 and semi (Secs. 5.5, 5.7.2: 50)
+    alpha0: float = setting(1.0, gt=0)  # topic DP concentration of ch5 and semi (Sec. 5.5: 1)
+    gamma: float = setting(10.0, gt=0)  # master DP concentration of ch5 and semi (Sec. 5.5: 10)
+    # chi1 / N_dim: Gamma shape of the cluster precisions (Sec. 5.5: chi1 = 32 N_dim)
     chi1_per_dim: float = setting(32.0, gt=0)
+    # beta0 of the cluster means' prior N(m, (beta0 lambda)^-1 I) (Sec. 5.5: 1)
     beta0: float = setting(1.0, gt=0)
+    # candidate clusters per descriptor: its c_top of largest E l (C_top, Sec. 8.2; value ours)
     c_top: int = setting(10, ge=1)
+    # entries kept per atom's mapping row, the largest, renormalised (sparse b~, Sec. 5.4.3; ours)
     map_top: int = setting(8, ge=1)
+    # tied: xi_c = sum_k b~_kc; literal: xi_c x T (as printed, Sec. 5.4.4); per_topic: also
+    # (5.17)'s data term / T
     mapping_mode: Literal["tied", "per_topic", "literal"] = "tied"
+    # at most this many (5.11)-(5.12) passes per document per iteration (ours, Sec. 5.4.1)
     max_local: int = setting(100, ge=1)
+    # local passes stop when max |change of alpha~_d| < local_tol x mean alpha~_d (ours)
     local_tol: float = setting(1e-3, gt=0)
     # E l GEMM precision for the top-C ranking (float32 re-checks the boundary in float64:
     # same selection; models.iwtm.cavi.CaviSettings.el_gemm). Not a choice of the document.
     el_gemm: Literal["float64", "float32"] = "float64"
-    seeds: int = setting(1, ge=1)
-    seed_offset: int = 200
+    seeds: int = setting(1, ge=1)  # ch5 / semi runs per training size (Sec. 5.7.2: ten)
+    seed_offset: int = 200  # run r's seed in ch5 and semi: base_seed + this + r
 
 
 @dataclass(frozen=True)
 class KmeansLdaCfg:
     """LDA+KMEANS (ch. 5): K-means codebook, batch VB LDA alpha = eta = 1/T, 50 iterations."""
 
+    # K-means vocabulary sizes (Sec. 5.5: K in [125, 8000]; 750, 1750, 3000 in Sec. 5.5.1)
     K: list[int] = setting(factory=lambda: [125, 250, 500, 750, 1000, 1750, 3000, 8000], ge=1)
-    n_iter: int = setting(50, ge=1)
-    kmeans_iter: int = setting(20, ge=1)
+    n_iter: int = setting(50, ge=1)  # batch VB LDA iterations (Sec. 5.5: 50)
+    kmeans_iter: int = setting(20, ge=1)  # K-means (Lloyd) iterations at most per codebook (ours)
+    # training descriptors K-means sees, a seeded subsample (null = all)
     kmeans_points: int | None = setting(None, ge=1)
 
 
@@ -192,8 +203,8 @@ class GdpmmCfg:
     it collapses to 4-5 clusters on the descriptors)."""
 
     engine: Literal["iwtm", "sklearn"] = "iwtm"
-    C: int = setting(4000, ge=1)
-    gamma: float = setting(10.0, gt=0)
+    C: int = setting(4000, ge=1)  # truncation: clusters of the mixture (ours; as the cavi C)
+    gamma: float = setting(10.0, gt=0)  # DP concentration (ours; IWTM's gamma of Sec. 5.5)
     max_iter: int = setting(100, ge=1)
     max_points: int | None = setting(None, ge=1)
 
@@ -202,6 +213,7 @@ class GdpmmCfg:
 class SvmCfg:
     """One-vs-rest SVM with a histogram-intersection kernel; C by ``folds``-fold CV."""
 
+    # soft-margin C values the CV tries (Sec. 5.5: C by 10-fold CV; grid 2^-5..2^15 ours)
     C_grid: list[float] = setting(factory=lambda: [2.0**k for k in range(-5, 16, 2)], gt=0)
     folds: int = setting(10, ge=2)
 
@@ -262,8 +274,8 @@ class ParebackCfg:
     gamma: float = setting(10.0, gt=0)
     n_iter: int = setting(50, ge=1)
     max_points: int | None = setting(None, ge=1)
-    seeds: int = setting(1, ge=1)
-    seed_offset: int = 900
+    seeds: int = setting(1, ge=1)  # VB runs of the mixture, r = 0..seeds-1
+    seed_offset: int = 900  # the max_points subsample's seed: base_seed + this; run r's: + r
 
 
 @dataclass(frozen=True)
@@ -277,7 +289,7 @@ class SemiCfg:
     """Fig 5.4: CAVI on ``n_total`` images per class (labels unused), HIK SVM on the
     ``n_labelled`` per class among them; T = 25 as in the document (N_total 65-650)."""
 
-    T: int = setting(25, ge=1)
+    T: int = setting(25, ge=1)  # topics (Sec. 5.7.2: T = 25)
     n_total: list[int] = setting(factory=lambda: [5, 10, 20, 30, 40, 50], ge=1)
     n_labelled: list[int] = setting(factory=lambda: [5, 10, 15, 20, 25], ge=2)
     reduction: str = ""  # what this run leaves out of the document's protocol (recorded)
