@@ -324,15 +324,16 @@ class SviCfg:
     ``snapshot_frac`` of the iterations; 5 runs; gamma = alpha0 = 10 (Ch. 6's statement;
     Sec. 5.5 has alpha0 = 1). The other settings are the ``cavi`` section's."""
 
-    T: int = setting(25, ge=1)
+    T: int = setting(25, ge=1)  # topics (Sec. 6.4.1: T = 25)
     n_train: int = setting(100, ge=1)
+    # learning rates, each with |S| = rho N_doc; rho = 1 is CAVI (Sec. 6.4.1)
     rho: list[float] = setting(factory=lambda: [0.25, 0.5, 0.75, 1.0], gt=0, le=1)
     passes: int = setting(50, ge=1)
     snapshot_frac: float = setting(0.1, gt=0, le=1)
-    alpha0: float = setting(10.0, gt=0)
-    gamma: float = setting(10.0, gt=0)
-    seeds: int = setting(5, ge=1)
-    seed_offset: int = 300
+    alpha0: float = setting(10.0, gt=0)  # topic DP concentration (Sec. 6.4.1: 10; Sec. 5.5: 1)
+    gamma: float = setting(10.0, gt=0)  # master DP concentration (Sec. 6.4.1: 10)
+    seeds: int = setting(5, ge=1)  # runs per rho (Sec. 6.4.2: ELBOs averaged over five runs)
+    seed_offset: int = 300  # run r's seed: base_seed + this + r
 
 
 @dataclass(frozen=True)
@@ -348,7 +349,7 @@ class IviCfg:
     seed set and is kept for every model of a run. ELBO on the current set every
     ``elbo_every`` iterations and at the end of every round."""
 
-    T: int = setting(25, ge=1)
+    T: int = setting(25, ge=1)  # topics (Sec. 7.4.1: as chs. 5-6; 25 as Sec. 6.4.1)
     seed_per_class: int = setting(5, ge=1)
     grow_per_class: int = setting(5, ge=1)
     max_per_class: int = 50
@@ -356,13 +357,17 @@ class IviCfg:
     new_iter: int = setting(50, ge=1)
     round_iter: int = setting(20, ge=1)
     scratch_iter: int = setting(100, ge=1)
+    # SVI learning rate, |S| = rho x the set being fitted (Sec. 7.4.1: 0.5, half the set)
     rho: float = setting(0.5, gt=0, le=1)
+    # topic DP concentration (Sec. 7.4.1: as chs. 5-6; 10 as Sec. 6.4.1)
     alpha0: float = setting(10.0, gt=0)
+    # master DP concentration (Sec. 7.4.1: as chs. 5-6; 10 as Sec. 6.4.1)
     gamma: float = setting(10.0, gt=0)
     prune_threshold: float = setting(1.0, ge=0)
     n_corr: int = setting(200, ge=1)
     elbo_every: int = setting(10, ge=1)
-    seeds: int = setting(1, ge=1)
+    seeds: int = setting(1, ge=1)  # runs of the whole protocol, r = 0..seeds-1
+    # run r's seed: base_seed + this + r (round k's M': + 1000(r+1) + k; scratch: + 2000(r+1) + k)
     seed_offset: int = 400
 
     def __post_init__(self):
@@ -390,7 +395,7 @@ class ActiveCfg:
     one-vs-rest decision values (see ``active.py``). Accuracy on the fixed test set
     (``test_max``: a seeded subsample, a reduction)."""
 
-    T: int = setting(25, ge=1)
+    T: int = setting(25, ge=1)  # topics of IWTM and of LDA (Sec. 7.6.1: T = 25)
     pool_per_class: int = setting(100, ge=1)
     seed_per_class: int = setting(5, ge=1)
     round_size: int = setting(65, ge=1)
@@ -398,17 +403,21 @@ class ActiveCfg:
     seed_iter: int = setting(100, ge=1)
     new_iter: int = setting(50, ge=1)
     round_iter: int = setting(20, ge=1)
+    # SVI learning rate, |S| = rho x the set being fitted (Sec. 7.6.1: as Sec. 7.4.1, 0.5)
     rho: float = setting(0.5, gt=0, le=1)
-    alpha0: float = setting(10.0, gt=0)
-    gamma: float = setting(10.0, gt=0)
+    alpha0: float = setting(10.0, gt=0)  # topic DP concentration (as Sec. 7.4.1; 10)
+    gamma: float = setting(10.0, gt=0)  # master DP concentration (as Sec. 7.4.1; 10)
+    # IVI: clusters / atoms with fewer expected data than this are dropped before EXTEND (ours)
     prune_threshold: float = setting(1.0, ge=0)
+    # EXTEND matches topics on N_corr documents of the grown set (Sec. 7.3.2; value ours)
     n_corr: int = setting(200, ge=1)
     lda_K: list[int] = setting(factory=lambda: [62, 125, 250, 500, 1000, 2000, 4000], ge=1)
     codebook: Literal["seed", "pool"] = "seed"
+    # selection rules run: active (margin, Sec. 7.5), random (uniform from the pool)
     methods: list[Literal["active", "random"]] = field(default_factory=lambda: ["active", "random"])
     test_max: int | None = setting(None, ge=1)
-    seeds: int = setting(1, ge=1)
-    seed_offset: int = 500
+    seeds: int = setting(1, ge=1)  # runs of the whole protocol, r = 0..seeds-1
+    seed_offset: int = 500  # run r's seed: base_seed + this + r; the test_max subsample's: + 99
 
     def __post_init__(self):
         if not self.methods:
@@ -449,8 +458,8 @@ class SunDataCfg:
     bins: int = setting(31, ge=1)
     max_dim: int = setting(640, ge=1)
     n_show: int = setting(3, ge=0)
-    thumb: int = setting(96, ge=1)
-    seed_offset: int = 600
+    thumb: int = setting(96, ge=1)  # thumbnails: every (height // thumb)-th pixel, ~thumb px high
+    seed_offset: int = 600  # seed of the per-class image picks: base_seed + this
 
 
 @dataclass(frozen=True)
@@ -470,20 +479,21 @@ class SunCfg:
     ``test_per_class`` only for syn_iwtm (images: the ``sun_data`` section)."""
 
     dataset: Literal["sun397", "scene15", "syn_iwtm"] = "sun397"
-    K: int = setting(300, ge=1)
-    T: int = setting(100, ge=1)
-    rho: float = setting(0.1, gt=0, le=1)
+    K: int = setting(300, ge=1)  # K-means visual words (Sec. 6.5.1: K = 300, Xiao et al.)
+    T: int = setting(100, ge=1)  # IWTM topics (Sec. 6.5.2: T = 100)
+    rho: float = setting(0.1, gt=0, le=1)  # SVI learning rate, |S| = rho N_doc (Sec. 6.5.2: 0.1)
+    # round(passes / rho) SVI iterations (Sec. 6.5.2 does not say; 50 as Sec. 6.4.1)
     passes: int = setting(50, ge=1)
     levels: int = setting(3, ge=1)
-    alpha0: float = setting(10.0, gt=0)
-    gamma: float = setting(10.0, gt=0)
+    alpha0: float = setting(10.0, gt=0)  # topic DP concentration (10 as Sec. 6.4.1)
+    gamma: float = setting(10.0, gt=0)  # master DP concentration (10 as Sec. 6.4.1)
     kmeans_iter: int = setting(20, ge=1)
     kmeans_points: int | None = setting(None, ge=1)
     train_per_class: int = setting(5, ge=1)
     test_per_class: int = setting(50, ge=1)
-    n_show: int = setting(3, ge=0)
-    seeds: int = setting(1, ge=1)
-    seed_offset: int = 700
+    n_show: int = setting(3, ge=0)  # training images whose word / topic maps are kept (Fig 6.3)
+    seeds: int = setting(1, ge=1)  # runs (codebook, IWTM, SVMs), r = 0..seeds-1
+    seed_offset: int = 700  # run r's seed: base_seed + this + r
 
 
 @dataclass(frozen=True)
