@@ -222,8 +222,12 @@ class SvmCfg:
 class ExpSettings:
     """Settings of the experiment steps (one job per dataset)."""
 
+    # the steps' datasets, one job each: syn_iwtm (synthetic, ours), scene13 (Sec. 4.5.1),
+    # scene8 (Sec. 4.5.3)
     datasets: list[Dataset] = field(default_factory=lambda: ["scene13"])
-    desc_per_doc: int | None = setting(None, ge=1)  # seeded subsample per document (null = all)
+    # descriptors kept per document, a seeded subsample (null = all)
+    desc_per_doc: int | None = setting(None, ge=1)
+    # training images per class, the first of each class's pool (Sec. 4.5.1: 25, 50, 100)
     n_train: list[int] = setting(factory=lambda: [25, 50, 100], ge=1)
     gibbs: GibbsCfg = field(default_factory=GibbsCfg)
     slda: SldaCfg = field(default_factory=SldaCfg)
@@ -231,6 +235,7 @@ class ExpSettings:
     kmeans_lda: KmeansLdaCfg = field(default_factory=KmeansLdaCfg)
     gdpmm: GdpmmCfg = field(default_factory=GdpmmCfg)
     svm: SvmCfg = field(default_factory=SvmCfg)
+    # what this run leaves out of the document's protocol (free text, recorded in the outputs)
     reductions: list[str] = field(default_factory=list)
 
 
@@ -258,6 +263,7 @@ class Scene8Settings:
     """Settings of the scene8 step (Fig 4.3)."""
 
     scene8: Scene8Cfg = field(default_factory=Scene8Cfg)
+    # descriptors kept per document, a seeded subsample (null = all)
     desc_per_doc: int | None = setting(None, ge=1)
     gibbs: GibbsCfg = field(default_factory=GibbsCfg)
 
@@ -281,6 +287,7 @@ class ParebackCfg:
 @dataclass(frozen=True)
 class ParebackSettings:
     pareback: ParebackCfg = field(default_factory=ParebackCfg)
+    # descriptors kept per document, a seeded subsample (null = all)
     desc_per_doc: int | None = setting(None, ge=1)
 
 
@@ -309,9 +316,11 @@ class SemiSettings:
     """Settings of the semi step (CAVI and SVM settings shared with ch. 5)."""
 
     semi: SemiCfg = field(default_factory=SemiCfg)
+    # descriptors kept per document, a seeded subsample (null = all)
     desc_per_doc: int | None = setting(None, ge=1)
     cavi: CaviCfg = field(default_factory=CaviCfg)
     svm: SvmCfg = field(default_factory=SvmCfg)
+    # what this run leaves out of the document's protocol (free text, recorded in the outputs)
     reductions: list[str] = field(default_factory=list)
 
 
@@ -434,10 +443,12 @@ class ActiveStepSettings:
     the ch. 5 sections' (K-means iterations/points, LDA iterations, C grid, folds)."""
 
     active: ActiveCfg = field(default_factory=ActiveCfg)
+    # descriptors kept per document, a seeded subsample (null = all)
     desc_per_doc: int | None = setting(None, ge=1)
     cavi: CaviCfg = field(default_factory=CaviCfg)
     kmeans_lda: KmeansLdaCfg = field(default_factory=KmeansLdaCfg)
     svm: SvmCfg = field(default_factory=SvmCfg)
+    # what this run leaves out of the document's protocol (free text, recorded in the outputs)
     reductions: list[str] = field(default_factory=list)
 
 
@@ -501,6 +512,7 @@ class SunSettings:
     sun: SunCfg = field(default_factory=SunCfg)
     cavi: CaviCfg = field(default_factory=CaviCfg)
     svm: SvmCfg = field(default_factory=SvmCfg)
+    # what this run leaves out of the document's protocol (free text, recorded in the outputs)
     reductions: list[str] = field(default_factory=list)
 
 
@@ -509,8 +521,10 @@ class SviStepSettings:
     """Settings of the svi step (Fig 6.1); CAVI settings shared with ch. 5."""
 
     svi: SviCfg = field(default_factory=SviCfg)
+    # descriptors kept per document, a seeded subsample (null = all)
     desc_per_doc: int | None = setting(None, ge=1)
     cavi: CaviCfg = field(default_factory=CaviCfg)
+    # what this run leaves out of the document's protocol (free text, recorded in the outputs)
     reductions: list[str] = field(default_factory=list)
 
 
@@ -519,14 +533,19 @@ class IviStepSettings:
     """Settings of the ivi step (Fig 7.3, Table 7.1); CAVI settings shared with ch. 5."""
 
     ivi: IviCfg = field(default_factory=IviCfg)
+    # descriptors kept per document, a seeded subsample (null = all)
     desc_per_doc: int | None = setting(None, ge=1)
     cavi: CaviCfg = field(default_factory=CaviCfg)
+    # what this run leaves out of the document's protocol (free text, recorded in the outputs)
     reductions: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
 class FigSettings:
+    # the steps' datasets, one job each: syn_iwtm (synthetic, ours), scene13 (Sec. 4.5.1),
+    # scene8 (Sec. 4.5.3)
     datasets: list[Dataset] = field(default_factory=lambda: ["scene13"])
+    # what this run leaves out of the document's protocol (free text, recorded in the outputs)
     reductions: list[str] = field(default_factory=list)
 
 
@@ -540,18 +559,19 @@ class BenchCfg:
     per class at ~600 descriptors: ~780k), written as an estimate."""
 
     dataset: str | None = None
-    N: int = 200_000
-    C: int = 4000
-    D: int = 128
-    T: int = 25
-    doc_len: int = 200
-    gemm_reps: int = 3
+    N: int = 200_000  # descriptors of the timed E l GEMM and CAVI iteration
+    C: int = 4000  # clusters of the timed E l GEMM and CAVI iteration (K = 2C atoms)
+    D: int = 128  # dimension of the N(0, 1) descriptors (dataset null)
+    T: int = 25  # topics of every timed model
+    doc_len: int = 200  # descriptors per document when the descriptors are cut into documents
+    gemm_reps: int = 3  # timed repeats of the E l GEMM and the top-C selection (fastest kept)
+    # iterations (sweeps) timed per method in the comparisons; SVI: repeats, fastest kept
     iters: int = 3
-    bgm_N: int = 20_000
-    bgm_C: int = 200
-    vs_N: int = 4000
-    vs_C: int = 200
-    sift_images: int = 20
+    bgm_N: int = 20_000  # descriptors of scikit-learn's BGM vs IWTM CAVI
+    bgm_C: int = 200  # clusters of scikit-learn's BGM vs IWTM CAVI (IWTM: K = 2 bgm_C)
+    vs_N: int = 4000  # descriptors (whole documents) of Gibbs vs CAVI and LDA+KMEANS vs CAVI
+    vs_C: int = 200  # clusters of the compared CAVI / SVI fits (K = 2 vs_C) and K-means K
+    sift_images: int = 20  # random 256 x 256 images timed through dense SIFT
     svi_batch: int = 32  # documents per SVI minibatch timed on two corpus sizes
     estimate_N: int = 780_000  # the CAVI iteration extrapolated (labelled) to this N
 
@@ -563,13 +583,17 @@ class BenchSettings:
 
 @dataclass(frozen=True)
 class ClaimsCfg:
+    """Tolerances and margins of the claim checks (a claim names one as ``claims.<key>``)."""
+
     se_margin: float = 1.0  # accuracy points treated as a tie (about one SE)
     e7_margin: float = 0.55  # E7: half the document's gap, 71.28 - 70.18 points
     # E13: Gibbs/VI time at the document's schedules within 30 % of its 16.8 (14 d / 20 h)
     speedup_rel: float = 0.3
     vocab_rel: float = 0.5  # E8/E9: vocabulary sizes "near" = within 50 %
-    c1_abs: float = 1e-6
+    c1_abs: float = 1e-6  # C1: |Eq. 4.11's log marginal - quadrature| at most this
+    # C8: the most negative ELBO change after a CAVI block / |ELBO| at least -this
     c8_abs: float = 1e-8
+    # C4: max |SVI step (rho = 1, whole corpus) - CAVI step| over the global parameters
     c4_abs: float = 1e-10
     ivi_elbo_rel: float = 0.004  # E24: "within ~0.4 %" (Table 7.1's largest gap)
     ivi_speedup_tol: float = 3.5  # E25: scratch / IVI >= 6.5 - 3.5 = 3 ("a fraction")
@@ -578,5 +602,7 @@ class ClaimsCfg:
 
 @dataclass(frozen=True)
 class ClaimsSettings:
+    # the steps' datasets, one job each: syn_iwtm (synthetic, ours), scene13 (Sec. 4.5.1),
+    # scene8 (Sec. 4.5.3)
     datasets: list[Dataset] = field(default_factory=lambda: ["scene13"])
     claims: ClaimsCfg = field(default_factory=ClaimsCfg)
