@@ -59,18 +59,18 @@ class SynCfg:
     """SYN-IWTM generator (ours, a synthetic stand-in; not in the document); seed =
     base_seed + seed_offset."""
 
-    n_classes: int = 13
-    docs_per_class: int = 250
-    dim: int = 16
-    n_clusters: int = 150
-    n_topics: int = 20
-    signature: int = 3
-    within_sd: float = 0.35
-    cluster_gem: float = 30.0
-    alpha0: float = 5.0
-    mean_len: float = 150.0
-    min_len: int = 50
-    seed_offset: int = 0
+    n_classes: int = 13  # classes (labels)
+    docs_per_class: int = 250  # documents generated per class
+    dim: int = 16  # descriptor dimension; cluster means ~ N(0, I_dim)
+    n_clusters: int = 150  # true Gaussian clusters (the vocabulary)
+    n_topics: int = 20  # true topics, phi_t ~ Dir(alpha0 beta*) over the clusters
+    signature: int = 3  # topics per class with alpha_y = 2.05 (the others 0.05)
+    within_sd: float = 0.35  # within-cluster sd: precisions ~ Gam(20, 1/(20 sd^2)), mean 1/sd^2
+    cluster_gem: float = 30.0  # concentration of the cluster weights beta* ~ GEM (truncated)
+    alpha0: float = 5.0  # topic concentration: phi_t ~ Dir(alpha0 beta*)
+    mean_len: float = 150.0  # Poisson mean of a document's descriptors beyond min_len
+    min_len: int = 50  # descriptors per document: min_len + Poisson(mean_len)
+    seed_offset: int = 0  # the generator's seed: base_seed + this
 
 
 @dataclass(frozen=True)
@@ -80,6 +80,7 @@ class SceneCfg:
     ``max_desc`` = descriptors kept per image (null = all; a seeded subsample is a
     recorded reduction); ``standardise``: z-score with the training pool's mean/sd."""
 
+    # recorded in the dataset's metadata only: the features are dense SIFT (Sec. 4.5.1) always
     descriptor: str = "dsift"
     step: int = 10
     patch: int = 16
@@ -95,7 +96,7 @@ class SplitCfg:
     the n_train sets are the first n of each class's pool order."""
 
     train_pool: int = setting(100, ge=1)
-    seed_offset: int = 10
+    seed_offset: int = 10  # seed of each class's training pool and its order: base_seed + this
 
 
 @dataclass(frozen=True)
@@ -110,19 +111,25 @@ class GibbsCfg:
     """Ch. 4: 500 sweeps, hyperparameters every 10 after 100, 50 test sweeps; alpha0 = 50,
     gamma = 1 initially; E[lambda] = precision(x), shape ``a`` (vague), beta0 = 1."""
 
-    T: list[int] = setting(factory=lambda: [25, 50], ge=1)
-    n_iter: int = setting(500, ge=1)
+    T: list[int] = setting(factory=lambda: [25, 50], ge=1)  # ch4 topic counts (Sec. 4.5.1)
+    n_iter: int = setting(500, ge=1)  # training sweeps of IWTM and sLDA (Sec. 4.5.1: 500)
+    # sweeps before the first hyperparameter update (Sec. 4.5.1: 100)
     burn_in: int = setting(100, ge=0)
+    # sweeps between updates of alpha_y (4.17), IWTM's alpha0, sLDA's beta (Sec. 4.5.1: 10)
     hyper_every: int = setting(10, ge=1)
-    test_iter: int = setting(50, ge=1)
-    alpha0: float = setting(50.0, gt=0)
-    gamma: float = setting(1.0, gt=0)
+    test_iter: int = setting(50, ge=1)  # sweeps per test document folded in (Sec. 4.5.1: 50)
+    alpha0: float = setting(50.0, gt=0)  # initial topic DP concentration, re-estimated (Sec. 4.5.1)
+    gamma: float = setting(1.0, gt=0)  # master DP concentration, kept fixed (Sec. 4.5.1: 1)
+    # initial value of every class Dirichlet alpha_y,t before (4.17), IWTM and sLDA (ours)
     alpha_init: float = setting(1.0, gt=0)
+    # Gamma shape a of the cluster precisions, scale b = precision(x)/a (Sec. 4.5.1: "vague")
     shape_a: float = setting(1.0, gt=0)
+    # beta of the cluster means' prior N(m, (beta lambda)^-1 I) (1: Sec. 5.5, as in ch. 4)
     beta0: float = setting(1.0, gt=0)
+    # dish (cluster) slots the sampler allocates; a fit that needs more stops with an error
     dish_cap: int = setting(4000, ge=1)
-    seeds: int = setting(1, ge=1)
-    seed_offset: int = 100
+    seeds: int = setting(1, ge=1)  # ch4 runs per (T, n_train), r = 0..seeds-1
+    seed_offset: int = 100  # run r's seed: base_seed + this + r
 
 
 @dataclass(frozen=True)
@@ -130,9 +137,10 @@ class SldaCfg:
     """Supervised LDA on K-means visual words (Fei-Fei & Perona Theme Model 1), Gibbs with
     the same schedule; beta = 1 initially (then optimised), alpha_y by (4.17)."""
 
+    # K-means vocabulary sizes (Sec. 4.5.1: 25-2000, finer at small K; this grid ours)
     K: list[int] = setting(factory=lambda: [25, 50, 100, 200, 500, 1000, 2000], ge=1)
-    beta_init: float = setting(1.0, gt=0)
-    kmeans_iter: int = setting(20, ge=1)
+    beta_init: float = setting(1.0, gt=0)  # initial topic-word beta, re-estimated (Sec. 4.5.1: 1)
+    kmeans_iter: int = setting(20, ge=1)  # K-means (Lloyd) iterations at most per codebook (ours)
     # training descriptors K-means sees (null = all)
     kmeans_points: int | None = setting(None, ge=1)
 
@@ -142,33 +150,44 @@ class CaviCfg:
     """Ch. 5: alpha0 = 1, gamma = 10, chi1 = 32 dim, chi1 chi2 = precision(x), beta0 = 1,
     alpha = 1/T; 50 iterations; C = 4000, K = 8000."""
 
+    # ch5's topic counts (Fig 5.2; Sec. 5.5.1 names T = 50, ch. 4 used 25 and 50)
     T: list[int] = setting(factory=lambda: [25, 50], ge=1)
-    C: int = setting(4000, ge=1)
-    K: int = setting(8000, ge=1)
-    n_iter: int = setting(50, ge=1)
-    alpha0: float = setting(1.0, gt=0)
-    gamma: float = setting(10.0, gt=0)
+    C: int = setting(4000, ge=1)  # truncation: clusters of the master DP (Secs. 5.3.2, 6.4.1)
+    K: int = setting(8000, ge=1)  # truncation: atoms per topic (Sec. 6.4.1, printed "T = 8000")
+    n_iter: int = setting(50, ge=1)  # CAVI iterations of ch5 and semi (Secs. 5.5, 5.7.2: 50)
+    alpha0: float = setting(1.0, gt=0)  # topic DP concentration of ch5 and semi (Sec. 5.5: 1)
+    gamma: float = setting(10.0, gt=0)  # master DP concentration of ch5 and semi (Sec. 5.5: 10)
+    # chi1 / N_dim: Gamma shape of the cluster precisions (Sec. 5.5: chi1 = 32 N_dim)
     chi1_per_dim: float = setting(32.0, gt=0)
+    # beta0 of the cluster means' prior N(m, (beta0 lambda)^-1 I) (Sec. 5.5: 1)
     beta0: float = setting(1.0, gt=0)
+    # candidate clusters per descriptor: its c_top of largest E l (C_top, Sec. 8.2; value ours)
     c_top: int = setting(10, ge=1)
+    # entries kept per atom's mapping row, the largest, renormalised (sparse b~, Sec. 5.4.3; ours)
     map_top: int = setting(8, ge=1)
+    # tied: xi_c = sum_k b~_kc; literal: xi_c x T (as printed, Sec. 5.4.4); per_topic: also
+    # (5.17)'s data term / T
     mapping_mode: Literal["tied", "per_topic", "literal"] = "tied"
+    # at most this many (5.11)-(5.12) passes per document per iteration (ours, Sec. 5.4.1)
     max_local: int = setting(100, ge=1)
+    # local passes stop when max |change of alpha~_d| < local_tol x mean alpha~_d (ours)
     local_tol: float = setting(1e-3, gt=0)
     # E l GEMM precision for the top-C ranking (float32 re-checks the boundary in float64:
     # same selection; models.iwtm.cavi.CaviSettings.el_gemm). Not a choice of the document.
     el_gemm: Literal["float64", "float32"] = "float64"
-    seeds: int = setting(1, ge=1)
-    seed_offset: int = 200
+    seeds: int = setting(1, ge=1)  # ch5 / semi runs per training size (Sec. 5.7.2: ten)
+    seed_offset: int = 200  # run r's seed in ch5 and semi: base_seed + this + r
 
 
 @dataclass(frozen=True)
 class KmeansLdaCfg:
     """LDA+KMEANS (ch. 5): K-means codebook, batch VB LDA alpha = eta = 1/T, 50 iterations."""
 
+    # K-means vocabulary sizes (Sec. 5.5: K in [125, 8000]; 750, 1750, 3000 in Sec. 5.5.1)
     K: list[int] = setting(factory=lambda: [125, 250, 500, 750, 1000, 1750, 3000, 8000], ge=1)
-    n_iter: int = setting(50, ge=1)
-    kmeans_iter: int = setting(20, ge=1)
+    n_iter: int = setting(50, ge=1)  # batch VB LDA iterations (Sec. 5.5: 50)
+    kmeans_iter: int = setting(20, ge=1)  # K-means (Lloyd) iterations at most per codebook (ours)
+    # training descriptors K-means sees, a seeded subsample (null = all)
     kmeans_points: int | None = setting(None, ge=1)
 
 
@@ -184,8 +203,8 @@ class GdpmmCfg:
     it collapses to 4-5 clusters on the descriptors)."""
 
     engine: Literal["iwtm", "sklearn"] = "iwtm"
-    C: int = setting(4000, ge=1)
-    gamma: float = setting(10.0, gt=0)
+    C: int = setting(4000, ge=1)  # truncation: clusters of the mixture (ours; as the cavi C)
+    gamma: float = setting(10.0, gt=0)  # DP concentration (ours; IWTM's gamma of Sec. 5.5)
     max_iter: int = setting(100, ge=1)
     max_points: int | None = setting(None, ge=1)
 
@@ -194,6 +213,7 @@ class GdpmmCfg:
 class SvmCfg:
     """One-vs-rest SVM with a histogram-intersection kernel; C by ``folds``-fold CV."""
 
+    # soft-margin C values the CV tries (Sec. 5.5: C by 10-fold CV; grid 2^-5..2^15 ours)
     C_grid: list[float] = setting(factory=lambda: [2.0**k for k in range(-5, 16, 2)], gt=0)
     folds: int = setting(10, ge=2)
 
@@ -202,8 +222,12 @@ class SvmCfg:
 class ExpSettings:
     """Settings of the experiment steps (one job per dataset)."""
 
+    # the steps' datasets, one job each: syn_iwtm (synthetic, ours), scene13 (Sec. 4.5.1),
+    # scene8 (Sec. 4.5.3)
     datasets: list[Dataset] = field(default_factory=lambda: ["scene13"])
-    desc_per_doc: int | None = setting(None, ge=1)  # seeded subsample per document (null = all)
+    # descriptors kept per document, a seeded subsample (null = all)
+    desc_per_doc: int | None = setting(None, ge=1)
+    # training images per class, the first of each class's pool (Sec. 4.5.1: 25, 50, 100)
     n_train: list[int] = setting(factory=lambda: [25, 50, 100], ge=1)
     gibbs: GibbsCfg = field(default_factory=GibbsCfg)
     slda: SldaCfg = field(default_factory=SldaCfg)
@@ -211,6 +235,7 @@ class ExpSettings:
     kmeans_lda: KmeansLdaCfg = field(default_factory=KmeansLdaCfg)
     gdpmm: GdpmmCfg = field(default_factory=GdpmmCfg)
     svm: SvmCfg = field(default_factory=SvmCfg)
+    # what this run leaves out of the document's protocol (free text, recorded in the outputs)
     reductions: list[str] = field(default_factory=list)
 
 
@@ -225,11 +250,11 @@ class Scene8Cfg:
     out of the document's protocol (recorded in the outputs)."""
 
     dataset: Dataset = "scene8"
-    T: int = setting(100, ge=1)
+    T: int = setting(100, ge=1)  # topics (Sec. 4.5.3: T = 100)
     n_train: int = setting(100, ge=1)
     test_per_class: int | None = setting(100, ge=1)
-    seeds: int = setting(1, ge=1)
-    seed_offset: int = 800
+    seeds: int = setting(1, ge=1)  # Gibbs runs, r = 0..seeds-1 (Sec. 4.5.3 gives +- 0.2, no count)
+    seed_offset: int = 800  # run r's seed: base_seed + this + r; the test subsample's: + 50
     reduction: str = ""
 
 
@@ -238,6 +263,7 @@ class Scene8Settings:
     """Settings of the scene8 step (Fig 4.3)."""
 
     scene8: Scene8Cfg = field(default_factory=Scene8Cfg)
+    # descriptors kept per document, a seeded subsample (null = all)
     desc_per_doc: int | None = setting(None, ge=1)
     gibbs: GibbsCfg = field(default_factory=GibbsCfg)
 
@@ -254,13 +280,14 @@ class ParebackCfg:
     gamma: float = setting(10.0, gt=0)
     n_iter: int = setting(50, ge=1)
     max_points: int | None = setting(None, ge=1)
-    seeds: int = setting(1, ge=1)
-    seed_offset: int = 900
+    seeds: int = setting(1, ge=1)  # VB runs of the mixture, r = 0..seeds-1
+    seed_offset: int = 900  # the max_points subsample's seed: base_seed + this; run r's: + r
 
 
 @dataclass(frozen=True)
 class ParebackSettings:
     pareback: ParebackCfg = field(default_factory=ParebackCfg)
+    # descriptors kept per document, a seeded subsample (null = all)
     desc_per_doc: int | None = setting(None, ge=1)
 
 
@@ -269,7 +296,7 @@ class SemiCfg:
     """Fig 5.4: CAVI on ``n_total`` images per class (labels unused), HIK SVM on the
     ``n_labelled`` per class among them; T = 25 as in the document (N_total 65-650)."""
 
-    T: int = setting(25, ge=1)
+    T: int = setting(25, ge=1)  # topics (Sec. 5.7.2: T = 25)
     n_total: list[int] = setting(factory=lambda: [5, 10, 20, 30, 40, 50], ge=1)
     n_labelled: list[int] = setting(factory=lambda: [5, 10, 15, 20, 25], ge=2)
     reduction: str = ""  # what this run leaves out of the document's protocol (recorded)
@@ -289,9 +316,11 @@ class SemiSettings:
     """Settings of the semi step (CAVI and SVM settings shared with ch. 5)."""
 
     semi: SemiCfg = field(default_factory=SemiCfg)
+    # descriptors kept per document, a seeded subsample (null = all)
     desc_per_doc: int | None = setting(None, ge=1)
     cavi: CaviCfg = field(default_factory=CaviCfg)
     svm: SvmCfg = field(default_factory=SvmCfg)
+    # what this run leaves out of the document's protocol (free text, recorded in the outputs)
     reductions: list[str] = field(default_factory=list)
 
 
@@ -304,15 +333,16 @@ class SviCfg:
     ``snapshot_frac`` of the iterations; 5 runs; gamma = alpha0 = 10 (Ch. 6's statement;
     Sec. 5.5 has alpha0 = 1). The other settings are the ``cavi`` section's."""
 
-    T: int = setting(25, ge=1)
+    T: int = setting(25, ge=1)  # topics (Sec. 6.4.1: T = 25)
     n_train: int = setting(100, ge=1)
+    # learning rates, each with |S| = rho N_doc; rho = 1 is CAVI (Sec. 6.4.1)
     rho: list[float] = setting(factory=lambda: [0.25, 0.5, 0.75, 1.0], gt=0, le=1)
     passes: int = setting(50, ge=1)
     snapshot_frac: float = setting(0.1, gt=0, le=1)
-    alpha0: float = setting(10.0, gt=0)
-    gamma: float = setting(10.0, gt=0)
-    seeds: int = setting(5, ge=1)
-    seed_offset: int = 300
+    alpha0: float = setting(10.0, gt=0)  # topic DP concentration (Sec. 6.4.1: 10; Sec. 5.5: 1)
+    gamma: float = setting(10.0, gt=0)  # master DP concentration (Sec. 6.4.1: 10)
+    seeds: int = setting(5, ge=1)  # runs per rho (Sec. 6.4.2: ELBOs averaged over five runs)
+    seed_offset: int = 300  # run r's seed: base_seed + this + r
 
 
 @dataclass(frozen=True)
@@ -328,7 +358,7 @@ class IviCfg:
     seed set and is kept for every model of a run. ELBO on the current set every
     ``elbo_every`` iterations and at the end of every round."""
 
-    T: int = setting(25, ge=1)
+    T: int = setting(25, ge=1)  # topics (Sec. 7.4.1: as chs. 5-6; 25 as Sec. 6.4.1)
     seed_per_class: int = setting(5, ge=1)
     grow_per_class: int = setting(5, ge=1)
     max_per_class: int = 50
@@ -336,13 +366,17 @@ class IviCfg:
     new_iter: int = setting(50, ge=1)
     round_iter: int = setting(20, ge=1)
     scratch_iter: int = setting(100, ge=1)
+    # SVI learning rate, |S| = rho x the set being fitted (Sec. 7.4.1: 0.5, half the set)
     rho: float = setting(0.5, gt=0, le=1)
+    # topic DP concentration (Sec. 7.4.1: as chs. 5-6; 10 as Sec. 6.4.1)
     alpha0: float = setting(10.0, gt=0)
+    # master DP concentration (Sec. 7.4.1: as chs. 5-6; 10 as Sec. 6.4.1)
     gamma: float = setting(10.0, gt=0)
     prune_threshold: float = setting(1.0, ge=0)
     n_corr: int = setting(200, ge=1)
     elbo_every: int = setting(10, ge=1)
-    seeds: int = setting(1, ge=1)
+    seeds: int = setting(1, ge=1)  # runs of the whole protocol, r = 0..seeds-1
+    # run r's seed: base_seed + this + r (round k's M': + 1000(r+1) + k; scratch: + 2000(r+1) + k)
     seed_offset: int = 400
 
     def __post_init__(self):
@@ -370,7 +404,7 @@ class ActiveCfg:
     one-vs-rest decision values (see ``active.py``). Accuracy on the fixed test set
     (``test_max``: a seeded subsample, a reduction)."""
 
-    T: int = setting(25, ge=1)
+    T: int = setting(25, ge=1)  # topics of IWTM and of LDA (Sec. 7.6.1: T = 25)
     pool_per_class: int = setting(100, ge=1)
     seed_per_class: int = setting(5, ge=1)
     round_size: int = setting(65, ge=1)
@@ -378,17 +412,21 @@ class ActiveCfg:
     seed_iter: int = setting(100, ge=1)
     new_iter: int = setting(50, ge=1)
     round_iter: int = setting(20, ge=1)
+    # SVI learning rate, |S| = rho x the set being fitted (Sec. 7.6.1: as Sec. 7.4.1, 0.5)
     rho: float = setting(0.5, gt=0, le=1)
-    alpha0: float = setting(10.0, gt=0)
-    gamma: float = setting(10.0, gt=0)
+    alpha0: float = setting(10.0, gt=0)  # topic DP concentration (as Sec. 7.4.1; 10)
+    gamma: float = setting(10.0, gt=0)  # master DP concentration (as Sec. 7.4.1; 10)
+    # IVI: clusters / atoms with fewer expected data than this are dropped before EXTEND (ours)
     prune_threshold: float = setting(1.0, ge=0)
+    # EXTEND matches topics on N_corr documents of the grown set (Sec. 7.3.2; value ours)
     n_corr: int = setting(200, ge=1)
     lda_K: list[int] = setting(factory=lambda: [62, 125, 250, 500, 1000, 2000, 4000], ge=1)
     codebook: Literal["seed", "pool"] = "seed"
+    # selection rules run: active (margin, Sec. 7.5), random (uniform from the pool)
     methods: list[Literal["active", "random"]] = field(default_factory=lambda: ["active", "random"])
     test_max: int | None = setting(None, ge=1)
-    seeds: int = setting(1, ge=1)
-    seed_offset: int = 500
+    seeds: int = setting(1, ge=1)  # runs of the whole protocol, r = 0..seeds-1
+    seed_offset: int = 500  # run r's seed: base_seed + this + r; the test_max subsample's: + 99
 
     def __post_init__(self):
         if not self.methods:
@@ -405,10 +443,12 @@ class ActiveStepSettings:
     the ch. 5 sections' (K-means iterations/points, LDA iterations, C grid, folds)."""
 
     active: ActiveCfg = field(default_factory=ActiveCfg)
+    # descriptors kept per document, a seeded subsample (null = all)
     desc_per_doc: int | None = setting(None, ge=1)
     cavi: CaviCfg = field(default_factory=CaviCfg)
     kmeans_lda: KmeansLdaCfg = field(default_factory=KmeansLdaCfg)
     svm: SvmCfg = field(default_factory=SvmCfg)
+    # what this run leaves out of the document's protocol (free text, recorded in the outputs)
     reductions: list[str] = field(default_factory=list)
 
 
@@ -429,8 +469,8 @@ class SunDataCfg:
     bins: int = setting(31, ge=1)
     max_dim: int = setting(640, ge=1)
     n_show: int = setting(3, ge=0)
-    thumb: int = setting(96, ge=1)
-    seed_offset: int = 600
+    thumb: int = setting(96, ge=1)  # thumbnails: every (height // thumb)-th pixel, ~thumb px high
+    seed_offset: int = 600  # seed of the per-class image picks: base_seed + this
 
 
 @dataclass(frozen=True)
@@ -450,20 +490,21 @@ class SunCfg:
     ``test_per_class`` only for syn_iwtm (images: the ``sun_data`` section)."""
 
     dataset: Literal["sun397", "scene15", "syn_iwtm"] = "sun397"
-    K: int = setting(300, ge=1)
-    T: int = setting(100, ge=1)
-    rho: float = setting(0.1, gt=0, le=1)
+    K: int = setting(300, ge=1)  # K-means visual words (Sec. 6.5.1: K = 300, Xiao et al.)
+    T: int = setting(100, ge=1)  # IWTM topics (Sec. 6.5.2: T = 100)
+    rho: float = setting(0.1, gt=0, le=1)  # SVI learning rate, |S| = rho N_doc (Sec. 6.5.2: 0.1)
+    # round(passes / rho) SVI iterations (Sec. 6.5.2 does not say; 50 as Sec. 6.4.1)
     passes: int = setting(50, ge=1)
     levels: int = setting(3, ge=1)
-    alpha0: float = setting(10.0, gt=0)
-    gamma: float = setting(10.0, gt=0)
+    alpha0: float = setting(10.0, gt=0)  # topic DP concentration (10 as Sec. 6.4.1)
+    gamma: float = setting(10.0, gt=0)  # master DP concentration (10 as Sec. 6.4.1)
     kmeans_iter: int = setting(20, ge=1)
     kmeans_points: int | None = setting(None, ge=1)
     train_per_class: int = setting(5, ge=1)
     test_per_class: int = setting(50, ge=1)
-    n_show: int = setting(3, ge=0)
-    seeds: int = setting(1, ge=1)
-    seed_offset: int = 700
+    n_show: int = setting(3, ge=0)  # training images whose word / topic maps are kept (Fig 6.3)
+    seeds: int = setting(1, ge=1)  # runs (codebook, IWTM, SVMs), r = 0..seeds-1
+    seed_offset: int = 700  # run r's seed: base_seed + this + r
 
 
 @dataclass(frozen=True)
@@ -471,6 +512,7 @@ class SunSettings:
     sun: SunCfg = field(default_factory=SunCfg)
     cavi: CaviCfg = field(default_factory=CaviCfg)
     svm: SvmCfg = field(default_factory=SvmCfg)
+    # what this run leaves out of the document's protocol (free text, recorded in the outputs)
     reductions: list[str] = field(default_factory=list)
 
 
@@ -479,8 +521,10 @@ class SviStepSettings:
     """Settings of the svi step (Fig 6.1); CAVI settings shared with ch. 5."""
 
     svi: SviCfg = field(default_factory=SviCfg)
+    # descriptors kept per document, a seeded subsample (null = all)
     desc_per_doc: int | None = setting(None, ge=1)
     cavi: CaviCfg = field(default_factory=CaviCfg)
+    # what this run leaves out of the document's protocol (free text, recorded in the outputs)
     reductions: list[str] = field(default_factory=list)
 
 
@@ -489,14 +533,19 @@ class IviStepSettings:
     """Settings of the ivi step (Fig 7.3, Table 7.1); CAVI settings shared with ch. 5."""
 
     ivi: IviCfg = field(default_factory=IviCfg)
+    # descriptors kept per document, a seeded subsample (null = all)
     desc_per_doc: int | None = setting(None, ge=1)
     cavi: CaviCfg = field(default_factory=CaviCfg)
+    # what this run leaves out of the document's protocol (free text, recorded in the outputs)
     reductions: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
 class FigSettings:
+    # the steps' datasets, one job each: syn_iwtm (synthetic, ours), scene13 (Sec. 4.5.1),
+    # scene8 (Sec. 4.5.3)
     datasets: list[Dataset] = field(default_factory=lambda: ["scene13"])
+    # what this run leaves out of the document's protocol (free text, recorded in the outputs)
     reductions: list[str] = field(default_factory=list)
 
 
@@ -510,18 +559,19 @@ class BenchCfg:
     per class at ~600 descriptors: ~780k), written as an estimate."""
 
     dataset: str | None = None
-    N: int = 200_000
-    C: int = 4000
-    D: int = 128
-    T: int = 25
-    doc_len: int = 200
-    gemm_reps: int = 3
+    N: int = 200_000  # descriptors of the timed E l GEMM and CAVI iteration
+    C: int = 4000  # clusters of the timed E l GEMM and CAVI iteration (K = 2C atoms)
+    D: int = 128  # dimension of the N(0, 1) descriptors (dataset null)
+    T: int = 25  # topics of every timed model
+    doc_len: int = 200  # descriptors per document when the descriptors are cut into documents
+    gemm_reps: int = 3  # timed repeats of the E l GEMM and the top-C selection (fastest kept)
+    # iterations (sweeps) timed per method in the comparisons; SVI: repeats, fastest kept
     iters: int = 3
-    bgm_N: int = 20_000
-    bgm_C: int = 200
-    vs_N: int = 4000
-    vs_C: int = 200
-    sift_images: int = 20
+    bgm_N: int = 20_000  # descriptors of scikit-learn's BGM vs IWTM CAVI
+    bgm_C: int = 200  # clusters of scikit-learn's BGM vs IWTM CAVI (IWTM: K = 2 bgm_C)
+    vs_N: int = 4000  # descriptors (whole documents) of Gibbs vs CAVI and LDA+KMEANS vs CAVI
+    vs_C: int = 200  # clusters of the compared CAVI / SVI fits (K = 2 vs_C) and K-means K
+    sift_images: int = 20  # random 256 x 256 images timed through dense SIFT
     svi_batch: int = 32  # documents per SVI minibatch timed on two corpus sizes
     estimate_N: int = 780_000  # the CAVI iteration extrapolated (labelled) to this N
 
@@ -533,13 +583,17 @@ class BenchSettings:
 
 @dataclass(frozen=True)
 class ClaimsCfg:
+    """Tolerances and margins of the claim checks (a claim names one as ``claims.<key>``)."""
+
     se_margin: float = 1.0  # accuracy points treated as a tie (about one SE)
     e7_margin: float = 0.55  # E7: half the document's gap, 71.28 - 70.18 points
     # E13: Gibbs/VI time at the document's schedules within 30 % of its 16.8 (14 d / 20 h)
     speedup_rel: float = 0.3
     vocab_rel: float = 0.5  # E8/E9: vocabulary sizes "near" = within 50 %
-    c1_abs: float = 1e-6
+    c1_abs: float = 1e-6  # C1: |Eq. 4.11's log marginal - quadrature| at most this
+    # C8: the most negative ELBO change after a CAVI block / |ELBO| at least -this
     c8_abs: float = 1e-8
+    # C4: max |SVI step (rho = 1, whole corpus) - CAVI step| over the global parameters
     c4_abs: float = 1e-10
     ivi_elbo_rel: float = 0.004  # E24: "within ~0.4 %" (Table 7.1's largest gap)
     ivi_speedup_tol: float = 3.5  # E25: scratch / IVI >= 6.5 - 3.5 = 3 ("a fraction")
@@ -548,5 +602,7 @@ class ClaimsCfg:
 
 @dataclass(frozen=True)
 class ClaimsSettings:
+    # the steps' datasets, one job each: syn_iwtm (synthetic, ours), scene13 (Sec. 4.5.1),
+    # scene8 (Sec. 4.5.3)
     datasets: list[Dataset] = field(default_factory=lambda: ["scene13"])
     claims: ClaimsCfg = field(default_factory=ClaimsCfg)
