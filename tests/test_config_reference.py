@@ -34,6 +34,22 @@ def test_every_study_key_has_a_row():
             assert f"| `{name}.{key}` |" in text, (name, key)
 
 
+def test_every_key_has_a_description():
+    """A newcomer reads what each key does (issue 25): no row with an empty description
+    (the last cell; a ``\\|`` inside a cell is text, not a column)."""
+    import re
+
+    text = (ROOT / config_reference.OUT).read_text(encoding="utf-8")
+    empty = [
+        cells[1].strip()
+        for line in text.splitlines()
+        if line.startswith("| `")
+        for cells in [re.split(r"(?<!\\)\|", line)]
+        if not cells[-2].strip()
+    ]
+    assert not empty, f"{len(empty)} keys without a description: {empty[:20]}"
+
+
 def test_docs_config_links_the_reference():
     assert "../config/README.md" in (ROOT / "docs" / "config.md").read_text(encoding="utf-8")
 

@@ -80,8 +80,8 @@ class SceneCfg:
     ``max_desc`` = descriptors kept per image (null = all; a seeded subsample is a
     recorded reduction); ``standardise``: z-score with the training pool's mean/sd."""
 
-    # recorded in the dataset's metadata only: the features are dense SIFT (Sec. 4.5.1) always
-    descriptor: str = "dsift"
+    # the features: dense SIFT (Sec. 4.5.1), the only kind built (recorded in the metadata)
+    descriptor: Literal["dsift"] = "dsift"
     step: int = 10
     patch: int = 16
     size: int | None = None
