@@ -290,6 +290,9 @@ def test_job_threads_follow_the_scheduler(monkeypatch):
         ("nonconjugate_vi.study:CorpusSpec", {"name": "x", "kind": "real"}, "dataset"),
         ("nonconjugate_vi.study:MultilabelSpec", {"name": "y", "n_train": 5}, "n_test"),
         ("nonconjugate_vi.study:SchoolSpec", {"kind": "real", "n_schools": 3}, "n_schools"),
+        ("hdp_pcvb0.study:DatasetSpec", {"generator": "graph", "n_nodes": 9}, "kind"),
+        ("hdp_pcvb0.study:DatasetSpec", {"generator": "hdp", "kind": "graph"}, "kind"),
+        ("hdp_pcvb0.study:DatasetSpec", {"generator": "graph", "kind": "graph"}, "n_nodes"),
     ],
 )
 def test_a_kind_refuses_missing_and_foreign_fields(cls, mapping, key):

@@ -20,6 +20,7 @@ from typing import Any, Literal
 
 from latentlab.errors import ConfigError
 from latentlab.models.hdp import CONFIGS, HDPOptions
+from latentlab.settings import Invalid
 from latentlab.studies.shape import Source, Study
 
 # the modules that register this study's steps (shape.load_study imports them all, a job
@@ -113,10 +114,12 @@ class DatasetSpec:
     mean_degree: float | None = None
 
     def __post_init__(self):
-        if self.source == "synthetic" and self.generator == "graph" and self.n_nodes is None:
-            raise ConfigError(
-                "hdp_pcvb0.datasets.<graph>.n_nodes", "a synthetic graph needs n_nodes"
-            )
+        if self.source != "synthetic":
+            return
+        if self.generator == "graph" and self.n_nodes is None:
+            raise Invalid("n_nodes", "a synthetic graph needs n_nodes")
+        if (self.generator == "graph") != (self.kind == "graph"):
+            raise Invalid("kind", "must be 'graph' exactly when generator is 'graph'")
 
     def generator_kwargs(self) -> dict:
         names = ("N", "V", "T_true", "gamma0", "alpha0", "beta", "mean_len", "tau",
