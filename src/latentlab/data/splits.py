@@ -259,9 +259,9 @@ class CompletionSplit:
 
 
 def completion_split(corpus: BowCorpus, seed: int, frac_observed: float = 0.5) -> CompletionSplit:
-    """Document completion (Foulds 2014 Sec. 4.7): each document's tokens split at random
-    into an observed part (``floor(n * frac_observed)``, clipped to [1, n-1]) and a scored
-    part; documents with fewer than 2 tokens are dropped and counted."""
+    """Document completion (Foulds 2014 Secs. 4.3.1, 5.1.5): each document's tokens split at
+    random into an observed part (``floor(n * frac_observed)``, clipped to [1, n-1]) and a
+    scored part; documents with fewer than 2 tokens are dropped and counted."""
     rng = np.random.default_rng(seed)
     ptr, w = corpus.to_tokens()
     W = corpus.n_vocab

@@ -180,7 +180,7 @@ CLAIMS = [
     ),
     Claim(
         "C4.8",
-        where="Sec. 4.7 / Table 4.4",
+        where="Sec. 4.3.2 / Table 4.4",
         statement=(
             "in a fixed short budget SCVB0 processes ~5.5x more documents than SVB "
             "(3300 vs ~600 in 5 s); ratio of documents processed"
