@@ -40,6 +40,15 @@ class ConfigError(LatentlabError, ValueError):
         super().__init__(f"config {key}: {problem}")
 
 
+class MissingInput(ConfigError):
+    """A step asked for an input the rule did not give (in a ladder rung's partial run, the
+    claims that need it become not_run rows)."""
+
+    def __init__(self, where: str, name: str, given):
+        super().__init__(where, f"no input named {name!r} (the rule gave {sorted(given)})")
+        self.name = name
+
+
 class DivergenceError(LatentlabError, FloatingPointError):
     """A run produced a non-finite statistic; names the iteration and the statistic."""
 

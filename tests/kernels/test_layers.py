@@ -1,4 +1,5 @@
-"""Import layering (issue 25): kernels <- models <- evaluation <- studies. No module under
+"""Import layering (issue 25): kernels <- models <- evaluation <- studies, claims <- studies,
+and no import circle. No module under
 ``models/`` imports ``latentlab.evaluation`` (or ``latentlab.studies``), and
 ``latentlab.kernels`` imports nothing else of latentlab. Imports are read with ``ast``
 (lazy imports inside functions count too), relative ones resolved to absolute names."""
@@ -63,6 +64,11 @@ def test_models_never_import_evaluation_or_studies():
     assert not bad, "\n".join(bad)
 
 
+def test_claims_never_import_studies():
+    """The ledger machinery (claims/) sits below the studies that use it."""
+    assert _offenders("claims", lambda m: _under(m, "latentlab.studies")) == []
+
+
 def test_kernels_import_nothing_else_of_latentlab():
     bad = _offenders(
         "kernels", lambda m: _under(m, "latentlab") and not _under(m, "latentlab.kernels")
@@ -92,3 +98,68 @@ def test_imports_of_resolves_relative_and_lazy_imports(tmp_path, src, where, wan
     path.parent.mkdir(parents=True)
     path.write_text(src)
     assert want in imports_of(path, tmp_path)
+
+
+def _module_graph() -> dict[str, set[str]]:
+    """Module -> the latentlab modules it imports. ``from pkg import sub`` (a submodule) is
+    an edge to ``pkg.sub`` alone: the package is only its namespace there, while ``from pkg
+    import name`` (a name its ``__init__`` defines or re-exports) is an edge to ``pkg``."""
+    mods = {_module_name(p, SRC): p for p in PKG.rglob("*.py")}
+    graph = {}
+    for name, path in mods.items():
+        names = imports_of(path)
+        graph[name] = {
+            m
+            for m in names
+            if m in mods
+            and m != name
+            and not any(n.startswith(m + ".") and n in mods for n in names)
+        }
+    return graph
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components of more than one module (Tarjan, iterative)."""
+    index, low, on, stack, out = {}, {}, set(), [], []
+    for root in graph:
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = len(index)
+        stack.append(root), on.add(root)
+        while work:
+            v, it = work[-1]
+            w = next(it, None)
+            if w is not None:
+                if w not in index:
+                    index[w] = low[w] = len(index)
+                    stack.append(w), on.add(w)
+                    work.append((w, iter(sorted(graph[w]))))
+                elif w in on:
+                    low[v] = min(low[v], index[w])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[v])
+            if low[v] == index[v]:
+                comp = []
+                while True:
+                    w = stack.pop()
+                    on.discard(w)
+                    comp.append(w)
+                    if w == v:
+                        break
+                if len(comp) > 1:
+                    out.append(sorted(comp))
+    return out
+
+
+def test_no_import_circle_in_src():
+    """Issue 25: no two modules of latentlab import each other, directly or round a longer
+    circle, at module level or lazily inside a function."""
+    assert _cycles(_module_graph()) == []
+
+
+def test_cycles_finds_a_circle():
+    g = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}, "e": set()}
+    assert _cycles(g) == [["a", "b", "c"]]

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from latentlab.claims.ledger import DIRECTIONS, HOWS, Ledger
+from latentlab.errors import MissingInput
 
 
 @dataclass(frozen=True)
@@ -176,8 +177,6 @@ def evaluate_claims(study, ctx) -> Ledger:
     """Run every claim function of ``study`` on ``ctx`` and judge it (Ledger.compare). In a
     partial run (``ctx.partial``: a ladder rung) a claim whose input was not built is a
     not_run row."""
-    from latentlab.studies.shape import MissingInput
-
     ledger = Ledger(study.name, document=study.document)
     rows: list[tuple] = []
     for c in study.claim_specs:

@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from latentlab.errors import ConfigError
+from latentlab.errors import ConfigError, MissingInput
 from latentlab.provenance import provenance
 from latentlab.settings import field_names, parse_settings, settings_dict
 from latentlab.threads import job_threads
@@ -48,14 +48,6 @@ COMMON_KEYS = ("run", "base_seed", "threads")
 # rules/ladder.smk) judges the claims whose inputs the rung built and gives the others
 # not_run rows instead of stopping.
 OPTIONAL_KEYS = ("partial",)
-
-
-class MissingInput(ConfigError):
-    """A step asked for an input the rule did not give."""
-
-    def __init__(self, where: str, name: str, given):
-        super().__init__(where, f"no input named {name!r} (the rule gave {sorted(given)})")
-        self.name = name
 
 
 def derive_seed(base_seed: int, offset: int = 0, r: int = 0) -> int:
