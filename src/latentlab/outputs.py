@@ -139,3 +139,57 @@ def write_figure(
     if meta is not None:
         meta = {**meta, "figure_check": record}
         write_json(meta, csv_path.with_suffix(".meta.json"))
+
+
+class UnitStore:
+    """The finished units of a long job (one fit of a sweep, say), kept beside its output in
+    ``<output>.units/`` so that when the job is interrupted (killed, or out of time on a
+    cluster) its rerun continues where it stopped instead of starting again.
+
+    A unit is a JSON row, written atomically by whichever process finished it. The store is
+    stamped with ``key`` (the step's settings, seeds, inputs and source commit): a store
+    with another stamp is another job's and is emptied, and so is one whose commit is
+    ``+dirty`` or unknown (its code cannot be named, so its units are never reused).
+    :meth:`close` removes the store once the output is written."""
+
+    def __init__(self, output: str | Path, key: dict):
+        import hashlib
+        import shutil
+        import uuid
+
+        output = Path(output)
+        self.dir = output.with_name(output.name + ".units")
+        blob = json.dumps(_jsonable(key), sort_keys=True, default=str)
+        commit = str(key.get("commit", "unknown"))
+        if commit == "unknown" or commit.endswith("+dirty"):
+            blob += uuid.uuid4().hex
+        self.stamp = hashlib.sha256(blob.encode()).hexdigest()
+        stamp_file = self.dir / "STAMP"
+        if self.dir.exists() and (
+            not stamp_file.exists() or stamp_file.read_text().strip() != self.stamp
+        ):
+            shutil.rmtree(self.dir)
+        self.dir.mkdir(parents=True, exist_ok=True)
+        stamp_file.write_text(self.stamp + "\n")
+
+    def path(self, name: str) -> Path:
+        return self.dir / f"{name}.json"
+
+    def get(self, name: str) -> dict | None:
+        """The finished unit ``name``, or None."""
+        p = self.path(name)
+        return json.loads(p.read_text()) if p.exists() else None
+
+    def close(self) -> None:
+        import shutil
+
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def write_unit(path: str | Path, row: dict) -> dict:
+    """Write one finished unit (:class:`UnitStore`; atomic, from any worker) and return it."""
+    path = Path(path)
+    tmp = _atomic_path(path)
+    tmp.write_text(json.dumps(_jsonable(row)))  # in the row's order: the CSV's columns
+    tmp.replace(path)
+    return row

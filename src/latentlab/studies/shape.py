@@ -112,6 +112,31 @@ class StepContext:
         """The input ``name`` read as JSON (read once per step)."""
         return self._cached(("json", name), lambda: json.loads(self.input(name).read_text()))
 
+    def unit_key(self) -> dict:
+        """What the finished units of this job depend on (:class:`latentlab.outputs.UnitStore`):
+        its study, step, run, seed, wildcards, settings, the content of every input file and
+        the source commit."""
+        import hashlib
+
+        def sha(p):
+            h = hashlib.sha256()
+            with open(p, "rb") as f:
+                for block in iter(lambda: f.read(1 << 20), b""):
+                    h.update(block)
+            return h.hexdigest()
+
+        s = settings_dict(self.settings) if dataclasses.is_dataclass(self.settings) else {}
+        return {
+            "study": self.study,
+            "step": self.step,
+            "run": self.run,
+            "base_seed": self.base_seed,
+            "wildcards": self.wildcards,
+            "settings": s,
+            "inputs": {n: [sha(p) for p in ps] for n, ps in sorted(self.inputs.items())},
+            "commit": provenance()["commit"],
+        }
+
     def _cached(self, key, load):
         if key not in self._cache:
             self._cache[key] = load()

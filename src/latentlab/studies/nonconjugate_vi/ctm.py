@@ -22,6 +22,7 @@ import pandas as pd
 from latentlab.data.splits import CompletionSplit
 from latentlab.models.ctm import CTM
 from latentlab.models.ctm import vi as R
+from latentlab.outputs import UnitStore, write_unit
 from latentlab.studies.nonconjugate_vi.data import load_ctm_corpus
 
 log = logging.getLogger(__name__)
@@ -88,10 +89,13 @@ def prepare_corpus(ctx, spec, path=None):
 
 
 def _fit_one(job):
+    """One fit of the sweep; its row is also written to its unit file (``job[-1]``), so an
+    interrupted sweep keeps it."""
     from threadpoolctl import threadpool_limits
 
     with threadpool_limits(1):
-        return _fit_one_inner(job)
+        row = _fit_one_inner(job[:-1])
+    return row if job[-1] is None else write_unit(job[-1], row)
 
 
 def _fit_one_inner(job):
@@ -123,26 +127,37 @@ def _fit_one_inner(job):
     }
 
 
-def ctm_sweep(ctx, spec, path=None) -> tuple[pd.DataFrame, dict]:
+def ctm_sweep(ctx, spec, path=None, units: UnitStore | None = None) -> tuple[pd.DataFrame, dict]:
     """Fig. 5 data for one corpus: every (seed, K, method), same initial topics per (K, seed).
     EM runs to ``ctm.em_tol`` or is cut by a budget (:class:`~.study.CtmSettings`); each row
-    says why it stopped (``em_stop``)."""
+    says why it stopped (``em_stop``). With ``units``, each finished fit is kept there and
+    the fits an interrupted run finished are not run again."""
     c = ctx.settings.ctm
     train, obs, held, V, info = prepare_corpus(ctx, spec, path)
-    jobs = []
+    names, pending, rows, jobs = [], [], {}, []
     for r in range(c.seeds):
         for K in c.K_grid:
             seed = ctx.seed(K, c.seed_stride * r)
             for method in c.methods:
-                jobs.append((train, obs, held, V, int(K), seed, method, c, spec.name))
+                name = f"K{int(K)}_seed{seed}_{method}"
+                names.append(name)
+                done = units.get(name) if units else None
+                if done is not None:
+                    rows[name] = done
+                    continue
+                keep = units.path(name) if units else None
+                jobs.append((train, obs, held, V, int(K), seed, method, c, spec.name, keep))
+                pending.append(name)
     workers = max(1, ctx.threads)
-    log.info("%s: %d fits on %d workers (%s)", spec.name, len(jobs), workers, info)
+    log.info("%s: %d fits on %d workers, %d kept from an interrupted run (%s)",
+             spec.name, len(jobs), workers, len(rows), info)  # fmt: skip
     if workers > 1:
         with ProcessPoolExecutor(workers) as ex:
-            rows = list(ex.map(_fit_one, jobs))
+            fitted = list(ex.map(_fit_one, jobs))
     else:
-        rows = [_fit_one(j) for j in jobs]
-    df = pd.DataFrame(rows)
+        fitted = [_fit_one(j) for j in jobs]
+    rows.update(zip(pending, fitted, strict=True))
+    df = pd.DataFrame([rows[n] for n in names])
     df.insert(0, "corpus", spec.name)
     df["data_kind"] = info["data_kind"]
     meta = {

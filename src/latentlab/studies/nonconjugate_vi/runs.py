@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import functools
 
-from latentlab.outputs import write_table
+from latentlab.outputs import UnitStore, write_table
 from latentlab.studies.nonconjugate_vi.study import (
     STUDY,
     BenchSettings,
@@ -41,8 +41,10 @@ def sweep(ctx) -> None:
     from latentlab.studies.nonconjugate_vi.ctm import ctm_sweep
 
     spec = ctx.settings.ctm.corpus(ctx.wildcards["corpus"])
-    df, meta = ctm_sweep(ctx, spec, _source(ctx, spec.name))
+    units = UnitStore(ctx.output("csv"), ctx.unit_key())  # an interrupted sweep resumes
+    df, meta = ctm_sweep(ctx, spec, _source(ctx, spec.name), units)
     write_table(df, ctx.output("csv"), meta=ctx.meta(**meta))
+    units.close()
 
 
 @STUDY.run("fig2_traces", settings=Fig2Settings)
