@@ -1,4 +1,4 @@
-"""Writing a study's outputs the way DESIGN.md names them.
+"""Writing a study's outputs the way docs/design.md names them.
 
 Every figure is written with the CSV of the numbers it plots, every table as CSV and
 Markdown, and both with a ``.meta.json`` sidecar recording the settings that produced

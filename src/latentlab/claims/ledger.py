@@ -246,7 +246,7 @@ def judge(paper_value, our_value, how: str, tolerance: float = 0.0) -> tuple[str
 
 
 class Ledger:
-    """Collects a study's claims and writes ``claims.csv`` (columns of DESIGN.md)."""
+    """Collects a study's claims and writes ``claims.csv`` (columns: docs/design.md)."""
 
     def __init__(self, study: str, document: str):
         self.study = study

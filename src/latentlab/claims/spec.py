@@ -38,7 +38,7 @@ from latentlab.errors import MissingInput
 
 @dataclass(frozen=True)
 class Claim:
-    """One checkable claim of a document (columns of DESIGN.md's ledger)."""
+    """One checkable claim of a document (the ledger's columns: docs/design.md)."""
 
     id: str
     where: str

@@ -31,7 +31,7 @@ def figure(nrows: int = 1, ncols: int = 1, width: float = 4.0, height: float = 3
     """A (fig, axes) pair in the project style; ``width`` and ``height`` are per panel (in).
 
     The layout is matplotlib's constrained layout unless ``layout=`` says otherwise: it
-    keeps titles, labels and colour bars of neighbouring panels apart (DESIGN.md), which
+    keeps titles, labels and colour bars of neighbouring panels apart (docs/design.md), which
     :mod:`latentlab.plotting.check` verifies on every written figure. A later
     ``fig.tight_layout()`` replaces it."""
     kw.setdefault("layout", "constrained")

@@ -1,7 +1,8 @@
 """The figure rule as a check: text never overlaps, axes are labelled, panels hold data.
 
-:func:`figure_problems` draws a matplotlib Figure and lists what breaks DESIGN.md's rule
-for figures read by people; :func:`check_figure` raises :class:`FigureCheckError` on any.
+:func:`figure_problems` draws a matplotlib Figure and lists what breaks the figure rule
+(docs/design.md) for figures read by people; :func:`check_figure` raises
+:class:`FigureCheckError` on any.
 ``latentlab.outputs.write_figure`` calls it on every figure it writes (see
 :func:`check_mode`), so the smoke pipeline fails on a figure a reviewer cannot read.
 
@@ -216,6 +217,6 @@ def format_problems(where: str, problems: list[str], limit: int = 12) -> str:
     shown = problems[:limit]
     more = f"\n  ... and {len(problems) - limit} more" if len(problems) > limit else ""
     return (
-        f"{where}: {len(problems)} figure problem(s) (DESIGN.md: titles, labels, legends and "
+        f"{where}: {len(problems)} figure problem(s) (docs/design.md: titles, labels, legends and "
         "ticks never overlap; axes say their units):\n  " + "\n  ".join(shown) + more
     )
