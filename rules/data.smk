@@ -1,5 +1,6 @@
 # Data layer: fetch (checksummed, from data.mirror or upstream) -> prepare (canonical type +
-# summary.json with the published counts checked exactly) -> seeded splits; synthetic corpora.
+# summary.json with the published counts checked exactly); synthetic corpora. Splits are
+# drawn by the steps that use them (latentlab.data.splits, seeded through ctx.seed).
 # Logic lives in latentlab.data (`python -m latentlab data --help`).
 import os.path
 
