@@ -94,6 +94,8 @@ rule hdp_pcvb0_bench_targets:
         csv=f"{HDP_OUT}/bench_targets.csv",
     log:
         f"{HDP_LOGS}/bench_targets.log",
+    benchmark:
+        f"{HDP_BENCH}/bench_targets.tsv"
     threads: 1
     resources:
         mem_mb=500,

@@ -11,6 +11,9 @@ IWTM_CFG = config["iwtm"]
 # the registry's parsed settings (latentlab.studies.iwtm.study), so no default is repeated here
 IWTM_STUDY = _study_shape("iwtm")
 IWTM_DS = list(IWTM_STUDY.settings("claims", IWTM_CFG).datasets)
+# cluster resources (mem_mb, runtime minutes) per step: iwtm.resources (study.Resources);
+# the figure, table and claims jobs read CSVs: 1000 MB, 10 minutes
+IWTM_RES = IWTM_STUDY.settings("rules", IWTM_CFG).resources
 IWTM_FIGS = [
     "fig4_1",
     "fig4_2",
@@ -59,6 +62,9 @@ rule iwtm_data:
     benchmark:
         f"{BENCH}/iwtm/data_{{dataset}}.tsv"
     threads: THREADS
+    resources:
+        mem_mb=IWTM_RES.data.mem_mb,
+        runtime=IWTM_RES.data.runtime,
     params:
         json=step_params("iwtm", "data"),
         io=lambda w, input, output: io_args(input, output, w),
@@ -79,6 +85,9 @@ rule iwtm_exp:
     wildcard_constraints:
         chapter="ch4|ch5",
     threads: 1
+    resources:
+        mem_mb=IWTM_RES.exp.mem_mb,
+        runtime=IWTM_RES.exp.runtime,
     params:
         json=lambda w: step_params("iwtm", w.chapter),
         out=lambda w, output: f"--output csv={output.csv} "
@@ -109,6 +118,10 @@ rule iwtm_figure:
         f"{BENCH}/iwtm/{{fig}}.tsv"
     wildcard_constraints:
         fig="fig4_[12]|fig5_[0-9]",
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=10,
     params:
         json=lambda w: step_params("iwtm", w.fig),
         io=lambda w, input, output: io_args(input, output),
@@ -131,6 +144,9 @@ rule iwtm_scene8:
     benchmark:
         f"{BENCH}/iwtm/scene8_{S8_DS}.tsv"
     threads: 1
+    resources:
+        mem_mb=IWTM_RES.scene8.mem_mb,
+        runtime=IWTM_RES.scene8.runtime,
     params:
         json=step_params("iwtm", "scene8"),
         io=lambda w, input, output: io_args(input, output),
@@ -153,6 +169,10 @@ rule iwtm_figure43:
         f"{LOGS}/iwtm/fig4_3.log",
     benchmark:
         f"{BENCH}/iwtm/fig4_3.tsv"
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=10,
     params:
         json=step_params("iwtm", "fig4_3"),
         io=lambda w, input, output: io_args(input, output),
@@ -170,6 +190,9 @@ rule iwtm_semi:
     benchmark:
         f"{BENCH}/iwtm/semi_{{dataset}}.tsv"
     threads: 1
+    resources:
+        mem_mb=IWTM_RES.semi.mem_mb,
+        runtime=IWTM_RES.semi.runtime,
     params:
         json=lambda w: step_params("iwtm", "semi"),
         io=lambda w, input, output: io_args(input, output),
@@ -190,6 +213,9 @@ rule iwtm_svi:
     wildcard_constraints:
         dataset="[A-Za-z0-9_]+",
     threads: 1
+    resources:
+        mem_mb=IWTM_RES.svi.mem_mb,
+        runtime=IWTM_RES.svi.runtime,
     params:
         json=step_params("iwtm", "svi"),
         io=lambda w, input, output: io_args(input, output),
@@ -210,6 +236,9 @@ rule iwtm_ivi:
     wildcard_constraints:
         dataset="[A-Za-z0-9_]+",
     threads: 1
+    resources:
+        mem_mb=IWTM_RES.ivi.mem_mb,
+        runtime=IWTM_RES.ivi.runtime,
     params:
         json=step_params("iwtm", "ivi"),
         io=lambda w, input, output: io_args(input, output),
@@ -234,6 +263,10 @@ rule iwtm_figure67:
         f"{BENCH}/iwtm/{{fig}}.tsv"
     wildcard_constraints:
         fig="fig6_1|fig7_3",
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=10,
     params:
         json=lambda w: step_params("iwtm", w.fig),
         io=lambda w, input, output: io_args(input, output),
@@ -256,6 +289,10 @@ rule iwtm_figure62:
         f"{LOGS}/iwtm/fig6_2.log",
     benchmark:
         f"{BENCH}/iwtm/fig6_2.tsv"
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=10,
     params:
         json=step_params("iwtm", "fig6_2"),
         io=lambda w, input, output: io_args(input, output),
@@ -276,6 +313,9 @@ rule iwtm_pareback:
     wildcard_constraints:
         dataset="[A-Za-z0-9_]+",
     threads: 1
+    resources:
+        mem_mb=IWTM_RES.pareback.mem_mb,
+        runtime=IWTM_RES.pareback.runtime,
     params:
         json=step_params("iwtm", "pareback"),
         io=lambda w, input, output: io_args(input, output),
@@ -297,6 +337,10 @@ rule iwtm_figure71:
         f"{LOGS}/iwtm/fig7_1.log",
     benchmark:
         f"{BENCH}/iwtm/fig7_1.tsv"
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=10,
     params:
         json=step_params("iwtm", "fig7_1"),
         io=lambda w, input, output: io_args(input, output),
@@ -317,6 +361,9 @@ rule iwtm_active:
     wildcard_constraints:
         dataset="[A-Za-z0-9_]+",
     threads: 1
+    resources:
+        mem_mb=IWTM_RES.active.mem_mb,
+        runtime=IWTM_RES.active.runtime,
     params:
         json=step_params("iwtm", "active"),
         io=lambda w, input, output: io_args(input, output),
@@ -340,6 +387,10 @@ rule iwtm_figure_active:
         f"{BENCH}/iwtm/{{fig}}.tsv"
     wildcard_constraints:
         fig="fig7_[4-6]",
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=10,
     params:
         json=lambda w: step_params("iwtm", w.fig),
         io=lambda w, input, output: io_args(input, output),
@@ -370,6 +421,9 @@ rule iwtm_sun_data:
     wildcard_constraints:
         sunset="sun397|scene15",
     threads: THREADS
+    resources:
+        mem_mb=IWTM_RES.sun_data.mem_mb,
+        runtime=IWTM_RES.sun_data.runtime,
     params:
         json=step_params("iwtm", "sun_data"),
         io=lambda w, input, output: io_args(input, output, w),
@@ -395,6 +449,9 @@ rule iwtm_sun:
     benchmark:
         f"{BENCH}/iwtm/sun_{SUN_DS}.tsv"
     threads: 1
+    resources:
+        mem_mb=IWTM_RES.sun.mem_mb,
+        runtime=IWTM_RES.sun.runtime,
     params:
         json=step_params("iwtm", "sun"),
         io=lambda w, input, output: io_args(input, output),
@@ -417,6 +474,10 @@ rule iwtm_figure_sun:
         f"{LOGS}/iwtm/fig6_3.log",
     benchmark:
         f"{BENCH}/iwtm/fig6_3.tsv"
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=10,
     params:
         json=step_params("iwtm", "fig6_3"),
         io=lambda w, input, output: io_args(input, output),
@@ -433,6 +494,10 @@ rule iwtm_table67:
         f"{LOGS}/iwtm/table7_1.log",
     benchmark:
         f"{BENCH}/iwtm/table7_1.tsv"
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=10,
     params:
         json=step_params("iwtm", "table7_1"),
         io=lambda w, input, output: io_args(input, output),
@@ -452,6 +517,10 @@ rule iwtm_table:
         f"{BENCH}/iwtm/{{table}}.tsv"
     wildcard_constraints:
         table="table4_1|sec5_6_1",
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=10,
     params:
         json=lambda w: step_params("iwtm", w.table),
         io=lambda w, input, output: io_args(input, output),
@@ -478,6 +547,10 @@ rule iwtm_claims:
         f"{LOGS}/iwtm/claims.log",
     benchmark:
         f"{BENCH}/iwtm/claims.tsv"
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=10,
     params:
         json=step_params("iwtm", "claims"),
         io=lambda w, input, output: io_args(input, output),
@@ -500,6 +573,9 @@ rule iwtm_bench:
     benchmark:
         f"{BENCH}/iwtm/bench.tsv"
     threads: 2
+    resources:
+        mem_mb=IWTM_RES.bench.mem_mb,
+        runtime=IWTM_RES.bench.runtime,
     params:
         json=step_params("iwtm", "bench"),
         io=lambda w, input, output: io_args(input, output),

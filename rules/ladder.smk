@@ -125,6 +125,8 @@ for _study, _rungs in LADDERS.items():
             csv=f"{_lout}/bench_targets.csv",
         log:
             f"{LOGS}/{_study}/ladder_bench.log",
+        benchmark:
+            f"{BENCH}/{_study}/ladder_bench.tsv"
         threads: 1
         resources:
             mem_mb=500,

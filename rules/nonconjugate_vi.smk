@@ -84,6 +84,8 @@ rule nonconjugate_vi_bench_targets:
         csv=f"{NCV_OUT}/bench_targets.csv",
     log:
         f"{NCV_LOG}/bench_targets.log",
+    benchmark:
+        f"{NCV_BENCH}/bench_targets.tsv"
     threads: 1
     resources:
         mem_mb=500,

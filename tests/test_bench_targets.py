@@ -15,6 +15,9 @@ def test_collect_sorts_and_totals(tmp_path):
     assert list(df.target) == ["fit_b", "fit_a", "total"]
     assert df.seconds.tolist() == [12.5, 2.5, 15.0]
     assert df.max_rss_mb.tolist() == [100.1, 0.0, 100.1]  # "-" (too short to sample) -> 0
+    # the collecting job's own benchmark file, from an earlier build, is not a target
+    (tmp_path / "bench_targets.tsv").write_text(HEAD + "1.5\t0:00:01\t9\t2\t1\t1\t0\t0\t90\t1\n")
+    assert list(collect(tmp_path).target) == ["fit_b", "fit_a", "total"]
 
 
 def test_collect_refuses_empty_or_foreign(tmp_path):

@@ -15,6 +15,8 @@ from latentlab.errors import DataError
 from latentlab.outputs import write_table
 from latentlab.provenance import provenance
 
+# the benchmark file of the rule that writes bench_targets.csv (rules/<study>.smk)
+OWN = "bench_targets"
 COLUMNS = {
     "s": "seconds",
     "max_rss": "max_rss_mb",
@@ -25,10 +27,13 @@ COLUMNS = {
 
 def collect(bench_dir: str | Path) -> pd.DataFrame:
     """One row per benchmark file (target = file stem), slowest first, then a ``total`` row
-    (sum of seconds and CPU seconds; the jobs may have run in parallel)."""
+    (sum of seconds and CPU seconds; the jobs may have run in parallel). The collecting
+    job's own file (``bench_targets.tsv``, from an earlier build) is not a target."""
     bench_dir = Path(bench_dir)
     rows = []
     for f in sorted(bench_dir.glob("*.tsv")):
+        if f.stem == OWN:
+            continue
         t = pd.read_csv(f, sep="\t")
         missing = [c for c in ("s", "max_rss") if c not in t.columns]
         if missing or not len(t):

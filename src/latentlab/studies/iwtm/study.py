@@ -606,3 +606,80 @@ class ClaimsSettings:
     # scene8 (Sec. 4.5.3)
     datasets: list[Dataset] = field(default_factory=lambda: ["scene13"])
     claims: ClaimsCfg = field(default_factory=ClaimsCfg)
+
+
+# ------------------------------------------------------------------ rules: cluster resources
+@dataclass(frozen=True)
+class StepResources:
+    """Cluster resources of one step's jobs (rules/iwtm.smk; the SLURM profile's ``--mem``
+    and ``--time``). The defaults fit the smoke and real runs and the ladder's rungs that
+    fit on 2 cores, 2x or more over their measured jobs (published/real/iwtm and
+    published/ladder/iwtm, bench_targets.csv); config/paper.yaml sets the document's scale."""
+
+    mem_mb: int = setting(2000, ge=1)  # memory of each job (MB)
+    runtime: int = setting(60, ge=1)  # time limit of each job (minutes)
+
+
+@dataclass(frozen=True)
+class DataResources(StepResources):
+    # memory of a descriptor job (MB; real: 963 at most; ladder d60's largest job: 1,669)
+    mem_mb: int = setting(4000, ge=1)
+    # time limit of a descriptor job (minutes; real: 1.5 at most; ladder d60: 760 CPU-s for both)
+    runtime: int = setting(30, ge=1)
+
+
+@dataclass(frozen=True)
+class ExpResources(StepResources):
+    # memory of a ch4 / ch5 job (MB; real: 589; ladder d60_g100_C4000's largest job: 2,152)
+    mem_mb: int = setting(4000, ge=1)
+    # time limit of a ch4 / ch5 job (minutes; real ch4: 15; ladder d60_g100_C4000: ~50 est.)
+    runtime: int = setting(120, ge=1)
+
+
+@dataclass(frozen=True)
+class Scene8Resources(StepResources):
+    # memory of the scene8 job (MB; real: 341; ladder d60_g100_C4000's largest job: 2,152)
+    mem_mb: int = setting(4000, ge=1)
+    # time limit of the scene8 job (minutes; real: 0.7; ladder d60_g100_C4000: ~38 est.)
+    runtime: int = setting(90, ge=1)
+
+
+@dataclass(frozen=True)
+class SunResources(StepResources):
+    # memory of the sun job (MB; real, 15-Scene stand-in: 3,912)
+    mem_mb: int = setting(8000, ge=1)
+
+
+@dataclass(frozen=True)
+class Resources:
+    """Cluster resources per step (one job per dataset unless said); the figure, table and
+    claims jobs take 1000 MB and 10 minutes (rules/iwtm.smk). Real: the published real
+    run's job (published/real/iwtm/bench_targets.csv: wall time, peak memory)."""
+
+    # data: dense SIFT of a 15-Scene subset or SYN-IWTM (real: 1.5 min, 692 MB)
+    data: DataResources = field(default_factory=DataResources)
+    # exp: ch4 and ch5, one job per chapter and dataset (real: ch4 15 min, ch5 5.4 min, 589 MB)
+    exp: ExpResources = field(default_factory=ExpResources)
+    scene8: Scene8Resources = field(default_factory=Scene8Resources)  # scene8 (Fig 4.3)
+    semi: StepResources = field(default_factory=StepResources)  # semi (Fig 5.4; real: 2.1 min)
+    svi: StepResources = field(default_factory=StepResources)  # svi (Fig 6.1; real: 7.5 min)
+    # ivi (Fig 7.3, Table 7.1; real: 6.8 min, 345 MB)
+    ivi: StepResources = field(default_factory=StepResources)
+    # pareback (Fig 7.1 analogue; real: 0.6 min, 357 MB)
+    pareback: StepResources = field(default_factory=StepResources)
+    # active (Figs 7.4-7.6; real: 6.7 min, 443 MB)
+    active: StepResources = field(default_factory=StepResources)
+    # sun_data: HOG descriptors of the SUN protocol's images (real, 15-Scene: 0.6 min, 963 MB)
+    sun_data: DataResources = field(default_factory=DataResources)
+    sun: SunResources = field(default_factory=SunResources)  # sun (Fig 6.3; real: 9.3 min)
+    bench: StepResources = field(default_factory=StepResources)  # bench (real: 2.1 min, 671 MB)
+
+
+@dataclass(frozen=True)
+class RuleSettings:
+    """Read by rules/iwtm.smk only (never passed to a step, so a change reruns nothing)."""
+
+    resources: Resources = field(default_factory=Resources)  # cluster resources per step
+
+
+STUDY.rules(RuleSettings)
