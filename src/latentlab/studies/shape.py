@@ -125,16 +125,11 @@ class StepContext:
                     h.update(block)
             return h.hexdigest()
 
-        s = settings_dict(self.settings) if dataclasses.is_dataclass(self.settings) else {}
+        meta = self.meta()
         return {
-            "study": self.study,
-            "step": self.step,
-            "run": self.run,
-            "base_seed": self.base_seed,
-            "wildcards": self.wildcards,
-            "settings": s,
+            **{k: meta[k] for k in ("study", "step", "run", "base_seed", "wildcards", "settings")},
             "inputs": {n: [sha(p) for p in ps] for n, ps in sorted(self.inputs.items())},
-            "commit": provenance()["commit"],
+            "commit": meta["provenance"]["commit"],
         }
 
     def _cached(self, key, load):
