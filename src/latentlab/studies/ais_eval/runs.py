@@ -196,17 +196,9 @@ def train_models(corpus, tp: Train, seed: int) -> dict:
     n_wk_p = perturb_counts(m1.z, w_tok, m1.n_wk, K, tp.perturb_frac, tp.perturb_mode, rng)
     phi_p = (n_wk_p + m1.beta) / (n_wk_p.sum(axis=0) + train_c.n_vocab * m1.beta)
     log.info("training the symmetric-alpha model (independent chain)")
+    sym_seed = derive_seed(seed, r=1)
     m2 = _cgs_run(
-        train_c,
-        K,
-        alpha0,
-        beta0,
-        n_iter,
-        interval,
-        burn_in,
-        derive_seed(seed, r=1),
-        True,
-        lambda *a: None,
+        train_c, K, alpha0, beta0, n_iter, interval, burn_in, sym_seed, True, lambda *a: None
     )
     ptr = np.zeros(len(test_docs) + 1, np.int64)
     ptr[1:] = np.cumsum([len(d) for d in test_docs])
