@@ -28,11 +28,21 @@ for _study in STUDIES:
 include: "rules/report.smk"
 
 
+# a study's rules rerun under another config: a ladder's rungs and the readings' options
+include: "rules/sweep.smk"
+
+
 # config/ladder.yaml (docs/runs.md "Ladders"): a ladder run builds its ladders, not a report
 LADDER_TARGETS = []
 if "ladder" in config and config["ladder"].get("studies"):
 
     include: "rules/ladder.smk"
+
+
+# readings sweeps (docs/runs.md "Readings"): each option of a document's open choice
+if (config.get("readings") or {}).get("studies"):
+
+    include: "rules/readings.smk"
 
 
 rule all:

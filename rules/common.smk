@@ -60,7 +60,8 @@ def _study_shape(study):
 def step_params(study, step, **extra):
     """JSON of what one step reads: run, base_seed, threads and the keys of the study's
     config section that the step's settings dataclass declares (its fields). A change to
-    any other key leaves the step's job alone."""
+    any other key leaves the step's job alone. A claims step also gets the option of each
+    of the study's readings that the run's settings implement (latentlab.readings)."""
     section = config[study]
     keys = _study_shape(study).config_keys(step)
     p = {
@@ -70,7 +71,21 @@ def step_params(study, step, **extra):
         **{k: section[k] for k in keys if k in section},
         **extra,
     }
+    if step == "claims":
+        from latentlab.readings import labels
+
+        used = labels(study, section)
+        if used:
+            p["readings"] = used
     return json.dumps(p, sort_keys=True)
+
+
+def readings_inputs(study):
+    """The readings sweeps the study's claims step reads (config readings.source: this
+    run's, a folder's committed ones, or none; latentlab.readings.sweep_inputs)."""
+    from latentlab.readings import sweep_inputs
+
+    return sweep_inputs(config, study, OUT)
 
 
 def io_args(input, output, wildcards=None):

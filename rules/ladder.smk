@@ -6,9 +6,7 @@
 # results/<run>/<study>/<rung>/<study>/. Every rung's jobs are ordinary jobs of one DAG: an
 # interrupted ladder resumes where it stopped, and the SLURM profile submits each one.
 # A rung's ledger is the study's own claims step given only the outputs the rung builds
-# (`partial`: the claims needing other outputs are not_run rows).
-# The module and `use rule` statements are written as the calls Snakemake compiles them to
-# (workflow.module, workflow.userule), since the rungs are data: a loop over the config.
+# (`partial`: the claims needing other outputs are not_run rows; rules/sweep.smk).
 
 from latentlab import ladder as _ladder
 from latentlab.provenance import config_sha256
@@ -18,27 +16,6 @@ LADDER_ALL = bool(config["ladder"]["all_rungs"])
 LADDER_TARGETS = []
 
 
-def _ladder_claims_input(rule, kwpaths, targets):
-    """The named inputs of the study's claims rule that are among the rung's targets (a
-    list input keeps its files that are)."""
-    out = {}
-    for name, v in kwpaths.items():
-        if callable(v):
-            raise ValueError(
-                f"{rule}: input {name!r} is a function; a ladder needs the study's claims "
-                "rule to name its inputs as paths"
-            )
-        files = [v] if isinstance(v, str) else list(v)
-        kept = [str(f) for f in files if str(f) in targets]
-        if kept:
-            out[name] = kept[0] if isinstance(v, str) else kept
-    return out
-
-
-def _noop():
-    pass
-
-
 for _study, _rungs in LADDERS.items():
     _spec = config["ladder"]["studies"][_study]
     _params = _ladder.step_params(_study, _rungs, _spec["claims"], RUN, LADDER_ALL)
@@ -46,35 +23,7 @@ for _study, _rungs in LADDERS.items():
     _ledgers, _built = {}, []
     for _r in _rungs:
         _targets = [_r.out(t) for t in _spec["targets"]]
-        # module <rung>: the study's rules with the rung's config; use rule * as <rung>_*
-        workflow.module(name=_r.module, snakefile="ladder_rung.smk", config=_r.config)
-        workflow.userule(
-            rules=["*"],
-            from_module=_r.module,
-            exclude_rules=[],
-            name_modifier=f"{_r.module}_*",
-            lineno=1,
-        )(_noop)
-        # use rule <study>_claims with: input: the rung's targets only; params: partial
-        _claims = f"{_r.module}_{_study}_claims"
-        _info = workflow.get_rule(_claims).ruleinfo
-        _json = json.loads(_info.params[1]["json"])
-        _json["partial"] = True
-        workflow.userule(
-            rules=[f"{_study}_claims"],
-            from_module=_r.module,
-            exclude_rules=[],
-            name_modifier=_claims,
-            lineno=2,
-        )(
-            workflow.input(
-                **_ladder_claims_input(_claims, _info.input.kwpaths, set(_targets))
-            )(
-                workflow.params(json=json.dumps(_json, sort_keys=True))(
-                    workflow.run(_noop)
-                )
-            )
-        )
+        sweep_module(_r, _study, _targets)
 
         # the rung alone: `snakemake ladder_<study>_<rung>` (resolves for every rung)
         rule:

@@ -7,6 +7,7 @@ Groups are discovered, so a study adds commands without editing this file:
 * ``latentlab.plotting.cli``             -> ``latentlab figures check RUN_DIR``
 * ``latentlab.rebuild``                  -> ``latentlab rebuild PUBLISHED_FILE ...``
 * ``latentlab.ladder``                   -> ``latentlab ladder collect|bench`` (rules/ladder.smk)
+* ``latentlab.readings``                 -> ``latentlab readings collect|list`` (rules/readings.smk)
 * ``latentlab.config_reference``         -> ``latentlab config reference`` (config/README.md)
 * ``latentlab.studies_reference``        -> ``latentlab docs studies`` (docs/studies.md)
 * ``latentlab.studies.<study>.cli``      -> ``latentlab <study> ...``
@@ -32,6 +33,7 @@ CORE_GROUPS = [
     "latentlab.plotting.cli",
     "latentlab.rebuild",
     "latentlab.ladder",
+    "latentlab.readings",
     "latentlab.config_reference",
     "latentlab.studies_reference",
 ]
@@ -58,6 +60,7 @@ CORE_BY_NAME = {
     "data": "latentlab.data.cli",
     "claims": "latentlab.claims.cli",
     "ladder": "latentlab.ladder",
+    "readings": "latentlab.readings",
     "config": "latentlab.config_reference",
     "docs": "latentlab.studies_reference",
 }

@@ -48,6 +48,7 @@ class Rung:
     fits_here: bool
     reason: str
     config: dict = field(repr=False)
+    prefix: str = "ladder"  # readings sweeps use the same machinery (latentlab.readings)
 
     @property
     def run(self) -> str:
@@ -56,7 +57,7 @@ class Rung:
     @property
     def module(self) -> str:
         """Name of the rung's Snakemake module (and prefix of its rules)."""
-        return f"ladder_{self.study}_{self.name}".replace(".", "_").replace("-", "_")
+        return f"{self.prefix}_{self.study}_{self.name}".replace(".", "_").replace("-", "_")
 
     def out(self, file: str = "") -> str:
         """Path of ``file`` among the rung's outputs of its study."""
@@ -282,7 +283,7 @@ def check_values(df: pd.DataFrame) -> None:
     """Missing numbers only where they mean something: ``ours`` on rows not judged (not
     run, not testable) or an order row the ledger gives as text, ``document`` where the
     document gives no number."""
-    judged = df.verdict.isin(["reproduced", "not_reproduced"])
+    judged = df.verdict.isin(["reproduced", "not_reproduced", "inconclusive"])
     bad = df[judged & ~np.isfinite(df.ours.astype(float))]
     if len(bad):
         raise DataError("ladder.csv", f"judged rows without a number: {bad.claim_id.tolist()}")
@@ -291,6 +292,7 @@ def check_values(df: pd.DataFrame) -> None:
 MARKERS = {
     "reproduced": dict(marker="o", color="tab:green", label="reproduced"),
     "not_reproduced": dict(marker="X", color="tab:red", label="not reproduced"),
+    "inconclusive": dict(marker="s", color="tab:orange", label="inconclusive"),
 }
 
 
@@ -301,10 +303,11 @@ def series_keys(df: pd.DataFrame) -> list[tuple[str, str, str]]:
     return list(dict.fromkeys(zip(ran.claim_id, ran["where"], ran.dataset, strict=True)))
 
 
-def draw(df: pd.DataFrame, study: str = ""):
+def draw(df: pd.DataFrame, study: str = "", suptitle: str = "", xlabel: str = ""):
     """ladder.png: one panel per claim row, our value at each rung (marker = verdict), the
     document's value as a dashed line; a rung that does not fit here is a tick without a
-    point (its reason: ladder.csv)."""
+    point (its reason: ladder.csv). ``suptitle`` / ``xlabel`` replace the ladder's (a readings
+    sweep draws its options the same way)."""
     from latentlab.plotting import figure
 
     keys = series_keys(df)
@@ -350,9 +353,9 @@ def draw(df: pd.DataFrame, study: str = ""):
         ax.legend(loc="best", fontsize=7)
     for ax in list(axes.flat)[len(keys) :]:
         ax.axis("off")
-    fig.supxlabel("rung (settings: ladder.csv)")
-    if study:
-        fig.suptitle(f"{study}: key claims, real settings -> the document's")
+    fig.supxlabel(xlabel or "rung (settings: ladder.csv)")
+    if suptitle or study:
+        fig.suptitle(suptitle or f"{study}: key claims, real settings -> the document's")
     return fig
 
 

@@ -61,6 +61,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from latentlab.claims import noise
+
 COLUMNS = [
     "claim_id",
     "document",
@@ -68,6 +70,8 @@ COLUMNS = [
     "statement",
     "paper_value",
     "our_value",
+    "n_rep",
+    "spread",
     "tolerance",
     "dataset",
     "data_kind",
@@ -76,13 +80,23 @@ COLUMNS = [
     "rule",
     "cause",
     "evidence",
+    "reading",
+    "ladder_rung",
+    "ladder_value",
+    "ladder_verdict",
 ]
 # files written before these columns existed are read with them empty
-OPTIONAL_COLUMNS = ("rule", "cause", "evidence")
-VERDICTS = ("reproduced", "not_reproduced", "not_testable", "not_run")
+OPTIONAL_COLUMNS = ("rule", "cause", "evidence", "n_rep", "spread", "reading", "ladder_rung",
+                    "ladder_value", "ladder_verdict")  # fmt: skip
+# inconclusive (issue 38): the noise band of our replicates covers both outcomes
+VERDICTS = ("reproduced", "not_reproduced", "inconclusive", "not_testable", "not_run")
+JUDGED = ("reproduced", "not_reproduced", "inconclusive")
 # why a not_reproduced row misses (issue 24): our reduction of the document's settings, a
-# stand-in corpus, a choice the document leaves open, a genuine miss, or not known yet
-CAUSES = ("reduction", "substitute", "ambiguity", "genuine", "open")
+# stand-in corpus, a choice the document leaves open, another reading of the document that
+# reproduces it (issue 37: the row keeps the literal reading's verdict), a genuine miss, or
+# not known yet
+CAUSES = ("reduction", "substitute", "ambiguity", "reading", "genuine", "open")
+RULE_VERSION = 2  # rules with replicates and the noise rule (issue 38); 1: point rules
 DATA_KINDS = ("real", "substitute", "synthetic", "identity", "none")
 HOWS = ("abs", "rel", "ge", "le", "true")
 DIRECTIONS = (">", "<")
@@ -104,6 +118,12 @@ class ClaimRow:
     rule: str = ""
     cause: str = ""
     evidence: str = ""
+    n_rep: str = ""  # replicates behind our value (seeds, splits, chains, runs)
+    spread: str = ""  # their sd (or the sd measured elsewhere: the rule's noise)
+    reading: str = ""  # the reading(s) of the document our number uses (issue 37)
+    ladder_rung: str = ""  # the highest ladder rung that measured the row (issue 40)
+    ladder_value: str = ""
+    ladder_verdict: str = ""
 
 
 def _jsonable(x):
@@ -117,6 +137,8 @@ def _jsonable(x):
         return x if math.isfinite(x) else str(x)
     if isinstance(x, (list, tuple, np.ndarray)):
         return [_jsonable(v) for v in x]
+    if isinstance(x, dict):
+        return {str(k): _jsonable(v) for k, v in x.items()}
     if x is None:
         return None
     return str(x)
@@ -146,21 +168,36 @@ def _floats(x) -> np.ndarray:
     return out
 
 
-def judge_order(a, b, direction: str, margin: float, test: str = "every") -> tuple[str, str]:
-    """Verdict of "A ``direction`` B by more than ``margin``" on per-seed sides.
+def _paired(a, b) -> tuple[np.ndarray, np.ndarray]:
+    a, b = _floats(a), _floats(b)
+    if len(a) != len(b) and 1 not in (len(a), len(b)):
+        raise ValueError(f"sides have {len(a)} and {len(b)} seeds")
+    return a, b
 
-    ``test="every"``: the difference beyond the margin holds in every seed (a single run is
-    one seed). ``test="t0.05"``: a one-sided t-test of mean(d) > margin across seeds at the
-    stated level (needs at least 2 seeds). The sides pair by seed; a scalar side is broadcast.
-    """
+
+def _check_order(direction: str, margin: float) -> float:
     if direction not in DIRECTIONS:
         raise ValueError(f"unknown direction {direction!r}; use one of {DIRECTIONS}")
     m = float(margin)
     if not (math.isfinite(m) and m >= 0):
         raise ValueError(f"margin {margin!r} must be finite and >= 0")
-    a, b = _floats(a), _floats(b)
-    if len(a) != len(b) and 1 not in (len(a), len(b)):
-        raise ValueError(f"sides have {len(a)} and {len(b)} seeds")
+    return m
+
+
+def order_effect(a, b, direction: str) -> np.ndarray:
+    """Per-replicate difference in the claim's direction (positive: A ``direction`` B)."""
+    a, b = _paired(a, b)
+    return (a - b) if direction == ">" else (b - a)
+
+
+def judge_order(a, b, direction: str, margin: float, test: str = "every") -> tuple[str, str]:
+    """Point rule of "A ``direction`` B by more than ``margin``" on per-seed sides, without
+    noise: the difference beyond the margin in every seed (``test="every"``), or a one-sided
+    t-test of mean(d) > margin at the stated level (``"t0.05"``, at least 2 seeds). For the
+    document's own numbers and hand-written counter-examples; ledger rows use the noise rule
+    (:func:`decide_order`)."""
+    m = _check_order(direction, margin)
+    a, b = _paired(a, b)
     if a.size == 0 or b.size == 0:
         return "not_reproduced", "no value measured"
     if not (np.isfinite(a).all() and np.isfinite(b).all()):
@@ -173,20 +210,99 @@ def judge_order(a, b, direction: str, margin: float, test: str = "every") -> tup
         alpha = float(test[1:])
         if len(d) < 2:
             return "not_reproduced", "a t-test needs at least 2 seeds"
-        from scipy import stats
-
-        sd = float(np.std(d, ddof=1))
-        if sd == 0.0:
-            ok = bool(d.mean() > m)
-        else:
-            t = (d.mean() - m) / (sd / math.sqrt(len(d)))
-            ok = bool(stats.t.sf(t, len(d) - 1) < alpha)
+        ok = noise._t_sided(d, m, True, alpha)
         return ("reproduced" if ok else "not_reproduced"), ""
     raise ValueError(f"unknown test {test!r}; use 'every' or 't<alpha>'")
 
 
+def order_region(margin: float) -> noise.Region:
+    """An order accepts the difference beyond its margin, strictly (a tie is no order)."""
+    return noise.Region(lo=float(margin), lo_open=True)
+
+
+def value_region(paper_value, how: str, tolerance: float) -> noise.Region:
+    """The values a value row (abs, rel, ge, le) accepts."""
+    paper, tol = float(paper_value), float(tolerance)
+    if not (math.isfinite(paper) and math.isfinite(tol)):
+        # a claim must state a finite target; a negative tolerance makes ge/le strict
+        raise ValueError(f"paper value {paper_value!r} and tolerance {tolerance!r}: not finite")
+    if how == "abs":
+        return noise.Region(paper - tol, paper + tol)
+    if how == "rel":
+        return noise.Region(paper - tol * abs(paper), paper + tol * abs(paper))
+    if how == "ge":
+        return noise.Region(lo=paper - tol)
+    if how == "le":
+        return noise.Region(hi=paper + tol)
+    raise ValueError(f"unknown comparison {how!r}; use one of {HOWS}")
+
+
+def decide_order(a, b, direction, margin, test="every", noise_=None, deterministic=False):
+    """The noise rule (:mod:`latentlab.claims.noise`) on an order's per-replicate
+    differences."""
+    m = _check_order(direction, margin)
+    return noise.decide(order_effect(a, b, direction), order_region(m), noise=noise_,
+                        deterministic=deterministic, test=test)  # fmt: skip
+
+
+def tolerance_width(how: str, paper, tolerance) -> float:
+    """Half-width of a value row's accepted band (abs, rel); nan for ge / le."""
+    if how == "abs":
+        return float(tolerance)
+    if how == "rel":
+        return float(tolerance) * abs(float(paper))
+    return math.nan
+
+
+def decide_value(paper, ours, how, tolerance=0.0, test="every", noise_=None,
+                 deterministic=False) -> noise.Decision:  # fmt: skip
+    """The noise rule on a value row's per-replicate values. A tolerance narrower than the
+    replicates' spread is refused: the row is ``inconclusive`` and says so (``claims
+    prove`` flags it)."""
+    if how == "true":
+        v = np.atleast_1d(np.asarray(ours, dtype=object)).ravel()
+        if v.size == 0 or any(not isinstance(x, (bool, np.bool_)) for x in v):
+            return noise.Decision("not_reproduced", f"check gave {ours!r}, not booleans",
+                                  int(v.size), math.nan, math.nan, math.nan)  # fmt: skip
+        vals = v.astype(float)
+        # "holds in every replicate": 1 = holds
+        return noise.decide(vals, noise.Region(1.0, 1.0), noise=noise_,
+                            deterministic=deterministic, test="every")  # fmt: skip
+    v = _floats(ours)
+    d = noise.decide(v, value_region(paper, how, tolerance), noise=noise_,
+                     deterministic=deterministic, test=test)  # fmt: skip
+    width = tolerance_width(how, paper, tolerance)
+    if np.isfinite(v).all() and math.isfinite(width) and math.isfinite(d.sd) and d.sd > width:
+        why = (f"tolerance refused: its half-width {_fmt(width)} is narrower than the "
+               f"replicates' spread (sd {_fmt(d.sd)}), so it cannot decide")  # fmt: skip
+        return noise.Decision("inconclusive", why, d.n, d.mean, d.sd, d.band, d.needed)
+    return d
+
+
+def refused(rule: dict) -> bool:
+    """A value rule whose tolerance is narrower than its spread (issue 38)."""
+    if rule.get("v", 1) < RULE_VERSION or rule.get("how") not in ("abs", "rel"):
+        return False
+    d = _decide_rule(rule)
+    return d.verdict == "inconclusive" and d.why.startswith("tolerance refused")
+
+
+def _decide_rule(rule: dict) -> noise.Decision:
+    nz = noise.Noise.from_rule(rule.get("noise"))
+    det = bool(rule.get("det", False))
+    if rule.get("how") == "order":
+        return decide_order(rule["a"], rule["b"], rule["dir"], rule.get("margin", 0.0),
+                            rule.get("test", "every"), nz, det)  # fmt: skip
+    return decide_value(rule.get("paper"), rule.get("ours"), rule["how"], rule.get("tol", 0.0),
+                        rule.get("test", "every"), nz, det)  # fmt: skip
+
+
 def judge_rule(rule: dict) -> tuple[str, str]:
-    """Apply a row's machine-readable rule (see the module docstring)."""
+    """Apply a row's machine-readable rule (see the module docstring): the noise rule for a
+    rule of :data:`RULE_VERSION`, the point rule for an older one."""
+    if rule.get("v", 1) >= RULE_VERSION:
+        d = _decide_rule(rule)
+        return d.verdict, d.why
     how = rule.get("how")
     if how == "order":
         return judge_order(
@@ -202,8 +318,8 @@ def _fmt(x) -> str:
         return ""
     if isinstance(x, (bool, np.bool_)):
         return "true" if x else "false"
-    if isinstance(x, float):
-        return f"{x:.6g}"
+    if isinstance(x, (float, np.floating)):
+        return f"{float(x):.6g}"
     return str(x)
 
 
@@ -214,7 +330,8 @@ def _fmt_side(x) -> str:
 
 
 def judge(paper_value, our_value, how: str, tolerance: float = 0.0) -> tuple[str, str]:
-    """Verdict and a short explanation for one comparison."""
+    """Point rule of one comparison, without noise: for the document's own numbers and
+    hand-written counter-examples (ledger rows use :func:`decide_value`)."""
     if how not in HOWS:
         raise ValueError(f"unknown comparison {how!r}; use one of {HOWS}")
     if how == "true":
@@ -229,20 +346,23 @@ def judge(paper_value, our_value, how: str, tolerance: float = 0.0) -> tuple[str
         return "not_reproduced", f"our value {our_value!r} is not a number"
     if not math.isfinite(ours):
         return "not_reproduced", f"our value is {ours} (non-finite)"
-    paper = float(paper_value)
-    tol = float(tolerance)
-    if not (math.isfinite(paper) and math.isfinite(tol)):
-        # a claim must state a finite target; a negative tolerance makes ge/le strict
-        raise ValueError(f"paper value {paper_value!r} and tolerance {tolerance!r}: not finite")
-    if how == "abs":
-        ok = abs(ours - paper) <= tol
-    elif how == "rel":
-        ok = abs(ours - paper) <= tol * abs(paper)
-    elif how == "ge":
-        ok = ours >= paper - tol
-    else:
-        ok = ours <= paper + tol
+    ok = bool(value_region(paper_value, how, tolerance).inside(ours))
     return ("reproduced" if ok else "not_reproduced"), ""
+
+
+def _spread_cells(d: noise.Decision, nz, deterministic: bool) -> tuple[str, str]:
+    """The ``n_rep`` and ``spread`` cells: the replicates, their sd (or the noise's)."""
+    if deterministic:
+        return str(d.n), "0"
+    return str(d.n), ("" if not math.isfinite(d.sd) else _fmt(d.sd))
+
+
+def _noise_note(nz, deterministic: bool, unit: str) -> str:
+    if deterministic:
+        return "deterministic: no seed, split or chain changes this value"
+    if nz is not None:
+        return f"spread measured elsewhere: sd {_fmt(nz.sd)} over {nz.n} {unit} of {nz.source}"
+    return ""
 
 
 class Ledger:
@@ -275,21 +395,42 @@ class Ledger:
         data_kind: str,
         note: str = "",
         reject=None,
+        noise: noise.Noise | None = None,
+        deterministic: bool = False,
+        unit: str = "seeds",
     ) -> ClaimRow:
         """Declare a claim and compute its verdict from ``how`` and ``tolerance``.
 
-        ``reject``: a value or list of values this rule must refuse (the document's nearest
-        alternative, e.g. another method's number in the same column); written into the
-        row's rule so ``claims prove`` shows the row can fail.
+        ``our_value``: one value, or one per replicate (a list: the row's value is their
+        mean, judged by the noise rule, :mod:`latentlab.claims.noise`); for ``how="true"``
+        a boolean or one per replicate. ``noise``: a spread measured elsewhere, for fewer
+        than 3 replicates; ``deterministic``: nothing random changes the value (a count on
+        fixed data, an exact check). ``reject``: a value or list of values this rule must
+        refuse (the document's nearest alternative, e.g. another method's number in the
+        same column); written into the row's rule so ``claims prove`` shows the row can
+        fail. ``unit`` names the replicates (seeds, splits, chains).
         """
-        verdict, why = judge(paper_value, our_value, how, tolerance)
+        if how not in HOWS:
+            raise ValueError(f"unknown comparison {how!r}; use one of {HOWS}")
+        det = bool(deterministic or data_kind == "identity")
+        d = decide_value(paper_value, our_value, how, tolerance, "every", noise, det)
         tol = "check" if how == "true" else f"{how} {_fmt(float(tolerance))}"
-        if how == "true":
-            rule = {"how": "true", "ours": our_value}
-        else:
-            rule = {"how": how, "paper": paper_value, "ours": our_value, "tol": tolerance}
+        reps = list(np.atleast_1d(np.asarray(our_value, dtype=object)).ravel())
+        ours_rule = reps[0] if len(reps) == 1 else reps
+        rule = {"v": RULE_VERSION, "how": how, "ours": ours_rule}
+        if how != "true":
+            rule.update(paper=paper_value, tol=tolerance)
             if reject is not None:
                 rule["reject"] = list(np.atleast_1d(np.asarray(reject, dtype=float)))
+        if noise is not None:
+            rule["noise"] = noise.as_rule()
+        if det:
+            rule["det"] = True
+        if how == "true":
+            shown = ours_rule if len(reps) == 1 else f"{int(sum(map(bool, reps)))} of {len(reps)}"
+        else:
+            shown = d.mean if len(reps) > 1 and math.isfinite(d.mean) else ours_rule
+        n_rep, spread = _spread_cells(d, noise, det)
         return self._add(
             ClaimRow(
                 claim_id,
@@ -297,13 +438,15 @@ class Ledger:
                 where,
                 statement,
                 _fmt(paper_value),
-                _fmt(our_value),
+                _fmt(shown),
                 tol,
                 dataset,
                 data_kind,
-                verdict,
-                "; ".join(x for x in (note, why) if x),
+                d.verdict,
+                "; ".join(x for x in (note, _noise_note(noise, det, unit), d.why) if x),
                 dump_rule(rule),
+                n_rep=n_rep,
+                spread=spread,
             )
         )
 
@@ -325,32 +468,42 @@ class Ledger:
         data_kind: str,
         note: str = "",
         unit: str = "seeds",
+        noise: noise.Noise | None = None,
+        deterministic: bool = False,
     ) -> ClaimRow:
         """Declare "A ``direction`` B by more than ``margin``" with both sides as data.
 
-        ``ours_a``/``ours_b`` are scalars or per-seed arrays (paired by seed); ``paper_a``/
-        ``paper_b`` the document's own two sides where it gives them (scalars, or paired
-        arrays when the document gives several pairs). The margin must be
-        tied to the document's effect (at most half its gap), never to our noise.
+        ``ours_a``/``ours_b`` are scalars or per-replicate arrays (paired by replicate),
+        judged by the noise rule on the differences; ``paper_a``/``paper_b`` the document's
+        own two sides where it gives them (scalars, or paired arrays when the document
+        gives several pairs). The margin must be tied to the document's effect (at most
+        half its gap), never to our noise; ``noise`` / ``deterministic`` as in
+        :meth:`compare`.
         """
-        verdict, why = judge_order(ours_a, ours_b, direction, margin, test)
+        det = bool(deterministic)
+        d = decide_order(ours_a, ours_b, direction, margin, test, noise, det)
         a, b = _floats(ours_a), _floats(ours_b)
         la, lb = labels
         if paper_a is not None and paper_b is not None:
             paper = f"{la} {_fmt_side(paper_a)} {direction} {lb} {_fmt_side(paper_b)}"
         else:
             paper = f"{la} {direction} {lb}"
-        d = (a - b) if direction == ">" else (b - a)
+        diff = order_effect(a, b, direction)
         ours = f"{la} {_fmt(float(np.mean(a)))} vs {lb} {_fmt(float(np.mean(b)))}"
-        if len(d) > 1:
-            ours += f" (d over {len(d)} {unit}: min {_fmt(float(d.min()))}"
-            ours += f", max {_fmt(float(d.max()))})"
+        if len(diff) > 1:
+            ours += f" (d over {len(diff)} {unit}: min {_fmt(float(diff.min()))}"
+            ours += f", max {_fmt(float(diff.max()))})"
         else:
             ours += " (one run)"
-        rule = {"how": "order", "a": ours_a, "b": ours_b, "dir": direction,
+        rule = {"v": RULE_VERSION, "how": "order", "a": ours_a, "b": ours_b, "dir": direction,
                 "margin": margin, "test": test}  # fmt: skip
         if paper_a is not None and paper_b is not None:
             rule.update(paper_a=paper_a, paper_b=paper_b)
+        if noise is not None:
+            rule["noise"] = noise.as_rule()
+        if det:
+            rule["det"] = True
+        n_rep, spread = _spread_cells(d, noise, det)
         return self._add(
             ClaimRow(
                 claim_id,
@@ -362,9 +515,11 @@ class Ledger:
                 f"order {direction} margin {_fmt(float(margin))} ({test})",
                 dataset,
                 data_kind,
-                verdict,
-                "; ".join(x for x in (note, why) if x),
+                d.verdict,
+                "; ".join(x for x in (note, _noise_note(noise, det, unit), d.why) if x),
                 dump_rule(rule),
+                n_rep=n_rep,
+                spread=spread,
             )
         )
 

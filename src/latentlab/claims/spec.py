@@ -33,6 +33,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from latentlab.claims.ledger import DIRECTIONS, HOWS, Ledger
+from latentlab.claims.noise import Noise
+from latentlab.claims.readings import apply as apply_readings
 from latentlab.errors import MissingInput
 
 
@@ -77,6 +79,12 @@ class Measured:
     statement: str | None = None  # when the statement names a setting (an iteration, ...)
     reject: Any = None  # overrides the claim's
     claim_id: str | None = None  # a per-row id (e.g. "C5-T300": one row per setting)
+    # issue 38: ``value`` may hold one value per replicate (the row shows their mean and
+    # is judged by the noise rule); fewer than 3 replicates decide only with a spread
+    # measured elsewhere (``noise``) or a value nothing random changes (``deterministic``)
+    noise: Noise | None = None
+    deterministic: bool = False
+    unit: str = "seeds"  # what the replicates are (seeds, splits, chains, runs)
 
 
 @dataclass
@@ -98,6 +106,8 @@ class Sides:
     statement: str | None = None
     unit: str = "seeds"  # what the paired values are (seeds, problems, splits)
     claim_id: str | None = None  # a per-row id (e.g. "C3.1c-TIR": one row per model)
+    noise: Noise | None = None  # as Measured's
+    deterministic: bool = False
 
 
 @dataclass(frozen=True)
@@ -112,6 +122,9 @@ class Cause:
     cause: str
     evidence: str
     dataset: str | None = None
+    # a genuine miss names the readings sweep that tried the document's other readings
+    # (its evidence), or says here why no other reading exists (issue 37)
+    no_other_reading: str = ""
 
 
 @dataclass
@@ -248,6 +261,8 @@ def evaluate_claims(study, ctx) -> Ledger:
                 dataset=r.dataset if r.dataset is not None else c.dataset,
                 data_kind=r.data_kind if r.data_kind is not None else c.data_kind,
                 note="; ".join(x for x in (c.note, r.note) if x),
+                noise=r.noise,
+                deterministic=r.deterministic,
             )
             continue
         m = r if isinstance(r, Measured) else Measured(r)
@@ -264,6 +279,9 @@ def evaluate_claims(study, ctx) -> Ledger:
             data_kind=m.data_kind if m.data_kind is not None else c.data_kind,
             note="; ".join(x for x in (c.note, m.note) if x),
             reject=None if c.how == "true" else (c.reject if m.reject is None else m.reject),
+            noise=m.noise,
+            deterministic=m.deterministic,
+            unit=m.unit,
         )
     # the causes are judgments about the real run (and the paper run it reduces): a miss of
     # the same claim in smoke or another small run has other reasons (its tiny budgets), so
@@ -271,4 +289,51 @@ def evaluate_claims(study, ctx) -> Ledger:
     run = getattr(ctx, "run", "real")
     causes = getattr(study, "cause_specs", ()) if run in ("real", "paper") else ()
     ledger.assign_causes(causes)
+    # issue 37: the reading each row's number uses, and the cause `reading` of a miss that
+    # another option of a readings sweep reproduces (measured, so it comes before the rest)
+    readings = getattr(study, "reading_specs", ())
+    if readings:
+        has = getattr(ctx, "has_input", None)
+        sweeps = ctx.input_list("readings") if has is not None and has("readings") else []
+        apply_readings(ledger, readings, getattr(ctx, "readings", {}) or {}, sweeps)
     return ledger
+
+
+@dataclass(frozen=True)
+class Reading:
+    """A choice the document leaves open that a result depends on (issue 37): when an
+    update starts, how many optimiser steps, where a path starts, which predictive.
+
+    ``options`` maps each label to the overrides of the study's config section that
+    implement it; ``published`` is the label the published run uses, the most literal
+    reading of ``sentence`` (``why`` says why). ``rows`` are the claim ids (shell patterns)
+    whose numbers depend on the choice, ``targets`` the study's outputs (paths under
+    ``results/{run}/{study}/``) a readings sweep rebuilds to judge them
+    (:mod:`latentlab.readings`)."""
+
+    name: str
+    where: str
+    sentence: str
+    options: dict
+    published: str
+    why: str
+    rows: tuple[str, ...]
+    targets: tuple[str, ...]
+
+    def __post_init__(self):
+        if not self.name.isidentifier():
+            raise ValueError(f"reading {self.name!r}: the name must be an identifier")
+        if len(self.options) < 2:
+            raise ValueError(f"reading {self.name}: a choice needs at least two options")
+        if self.published not in self.options:
+            raise ValueError(
+                f"reading {self.name}: published {self.published!r} not among {list(self.options)}"
+            )
+        bad = [k for k in self.options if not str(k).replace("_", "").isalnum()]
+        if bad:
+            raise ValueError(f"reading {self.name}: option labels {bad} are not simple names")
+        for k, v in self.options.items():
+            if not isinstance(v, dict):
+                raise ValueError(f"reading {self.name}: option {k!r} is not a mapping")
+        if not (self.sentence and self.why and self.rows and self.targets):
+            raise ValueError(f"reading {self.name}: sentence, why, rows and targets are needed")

@@ -46,8 +46,9 @@ from latentlab.threads import job_threads
 COMMON_KEYS = ("run", "base_seed", "threads")
 # Optional keys of --params for every step: ``partial`` (a ladder rung's claims step,
 # rules/ladder.smk) judges the claims whose inputs the rung built and gives the others
-# not_run rows instead of stopping.
-OPTIONAL_KEYS = ("partial",)
+# not_run rows instead of stopping; ``readings`` (a claims step: the option of each of the
+# study's readings that the run's settings implement, latentlab.readings.labels).
+OPTIONAL_KEYS = ("partial", "readings")
 
 
 def derive_seed(base_seed: int, offset: int = 0, r: int = 0) -> int:
@@ -70,6 +71,7 @@ class StepContext:
     outputs: dict[str, Path]
     wildcards: dict[str, str] = field(default_factory=dict)
     partial: bool = False
+    readings: dict[str, str] = field(default_factory=dict)
     _cache: dict = field(default_factory=dict, repr=False)
 
     def input(self, name: str) -> Path:
@@ -251,6 +253,13 @@ class Study:
         self.rule_settings: type | None = None
 
     @property
+    def reading_specs(self) -> list:
+        """The readings the study declares (:func:`readings_of`)."""
+        if "_readings" not in self.__dict__:
+            self._readings = readings_of(self.name)
+        return self._readings
+
+    @property
     def cited(self) -> str:
         """The document as a reader cites it: ``Foulds 2014, ch. 4`` (its ``source``), else
         the ledger's ``document``."""
@@ -408,6 +417,7 @@ class Study:
             outputs={k: Path(p) for k, p in (outputs or {}).items()},
             wildcards=dict(wildcards or {}),
             partial=bool(params.get("partial", False)),
+            readings=dict(params.get("readings") or {}),
         )
 
     def execute(self, step: str, params: dict, inputs=None, outputs=None, wildcards=None):
@@ -568,6 +578,17 @@ def _import_parts(study: Study, until: str | None = None) -> None:
         if until in study.steps:
             return
         importlib.import_module(f"{pkg}.{m}")
+
+
+def readings_of(study: str) -> list:
+    """The readings a study declares: ``READINGS`` of ``studies/<study>/readings.py``, a list
+    of :class:`~latentlab.claims.spec.Reading` (issue 37); [] when it declares none."""
+    from importlib.util import find_spec
+
+    name = f"latentlab.studies.{study}.readings"
+    if find_spec(f"latentlab.studies.{study}") is None or find_spec(name) is None:
+        return []
+    return list(getattr(importlib.import_module(name), "READINGS", []))
 
 
 def load_study(name: str) -> Study:

@@ -20,6 +20,7 @@ from scipy.special import gamma as gamma_fn
 from latentlab.claims.ledger import judge
 from latentlab.claims.prove import counter_example, direction_passes
 from latentlab.claims.spec import Claim, Measured, NotRun, NotTestable, Sides
+from latentlab.errors import MissingInput
 from latentlab.studies.hdp_pcvb0.study import STUDY, ClaimsSettings, bench_table
 
 FIG2_MAX = {"KOS": 0.1532, "WSJ": 0.0610, "20news": 0.0309, "Enron": 0.0176, "7conf": 0.0122}
@@ -545,6 +546,8 @@ def _similar(a, x, y, rel):
         for p in a["priors"]
         if (x, p, T) in mean and (y, p, T) in mean
     ]
+    if not d:  # a partial run (a readings sweep) fitted only some configurations
+        raise MissingInput("hdp_pcvb0 claims", f"perplexity runs of both {x} and {y}", {})
     return similar_row(float(max(d)), method_gap(mean, rel=True), rel, "similar_rel")
 
 

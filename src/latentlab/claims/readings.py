@@ -1,0 +1,63 @@
+"""The ledger side of the documents' readings (issue 37; the sweeps: :mod:`latentlab.readings`).
+
+Every row a reading touches names the option of the reading its number uses (the
+``reading`` column), and a ``not_reproduced`` row that another option of a readings sweep
+reproduces gets the cause ``reading``, with the option, its value and the sweep's file as
+evidence. The row's verdict stays the one of the reading its run uses: a published number
+never switches reading silently.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from fnmatch import fnmatchcase
+
+import pandas as pd
+
+
+def touched(reading, claim_id: str) -> bool:
+    """Whether ``reading`` (a :class:`~latentlab.claims.spec.Reading`) touches the row."""
+    return any(fnmatchcase(claim_id, p) for p in reading.rows)
+
+
+def read_sweep(path) -> pd.DataFrame:
+    return pd.read_csv(path, dtype={"claim_id": str, "dataset": str, "option": str},
+                       keep_default_na=False)  # fmt: skip
+
+
+def apply(ledger, readings: list, used: Mapping[str, str], sweep_paths=()) -> None:
+    """The ``reading`` column of every row a reading touches, and the cause ``reading`` of a
+    ``not_reproduced`` row that another option of a sweep reproduces (evidence: the option,
+    its value and the sweep's file). Other causes stay: the measured one comes first."""
+    tables = [(str(p), read_sweep(p)) for p in sweep_paths]
+    for row in ledger.rows:
+        hits = [r for r in readings if touched(r, row.claim_id)]
+        if not hits:
+            continue
+        row.reading = "; ".join(f"{r.name}={used.get(r.name, r.published)}" for r in hits)
+        if row.verdict != "not_reproduced":
+            continue
+        for r in hits:
+            opt = used.get(r.name, r.published)
+            for path, t in tables:
+                m = t[(t.reading == r.name) & (t.claim_id == row.claim_id)
+                      & (t.dataset == row.dataset) & (t.option != opt)
+                      & (t.verdict == "reproduced")]  # fmt: skip
+                if len(m):
+                    best = m.iloc[0]
+                    lit = t[(t.reading == r.name) & (t.claim_id == row.claim_id)
+                            & (t.dataset == row.dataset) & (t.option == opt)]  # fmt: skip
+                    lit_txt = (
+                        f"; under {r.name}={opt} in the same sweep: {lit.iloc[0].our_value} "
+                        f"({lit.iloc[0].verdict})" if len(lit) else ""
+                    )
+                    row.cause = "reading"
+                    row.evidence = (
+                        f"reproduced under reading {r.name}={best.option}: "
+                        f"{best.our_value}{lit_txt}; {path}"
+                    )
+                    break
+            if row.cause == "reading":
+                break
+
+
