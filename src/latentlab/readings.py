@@ -77,9 +77,7 @@ def option_of(study_obj, reading, section: Mapping) -> str:
     does)."""
     for label, over in reading.options.items():
         flat = _flat(over)
-        if all(
-            _plain(setting_value(study_obj, section, k)) == _plain(v) for k, v in flat.items()
-        ):
+        if all(_plain(setting_value(study_obj, section, k)) == _plain(v) for k, v in flat.items()):
             return label
     return "custom"
 
@@ -158,8 +156,16 @@ def sweeps(config: Mapping, root: str | Path, configfiles=()) -> dict[str, dict[
                 except ConfigError as e:
                     raise ConfigError(f"{where}.set", str(e).removeprefix("config ")) from None
                 rungs.append(
-                    Rung(study, f"{name}_{label}", i, copy.deepcopy(opt), True, "", cfg,
-                         prefix="readings")  # fmt: skip
+                    Rung(
+                        study,
+                        f"{name}_{label}",
+                        i,
+                        copy.deepcopy(opt),
+                        True,
+                        "",
+                        cfg,
+                        prefix="readings",
+                    )  # fmt: skip
                 )
             out.setdefault(study, {})[name] = rungs
     return out
@@ -190,8 +196,12 @@ def step_params(study: str, reading, rungs: list, run: str) -> dict:
         "published": reading.published,
         "rows": list(reading.rows),
         "options": [
-            {"option": r.name.removeprefix(f"{reading.name}_"), "index": r.index,
-             "run": r.run, "set": r.overrides}  # fmt: skip
+            {
+                "option": r.name.removeprefix(f"{reading.name}_"),
+                "index": r.index,
+                "run": r.run,
+                "set": r.overrides,
+            }  # fmt: skip
             for r in rungs
         ],
     }
@@ -278,7 +288,7 @@ def _list_cli(args) -> int:
         for r in readings_of(study):
             print(f"{study}.{r.name} ({r.where}): options {list(r.options)}, published "
                   f"{r.published!r}; rows {list(r.rows)}")  # fmt: skip
-            print(f"    \"{r.sentence}\"")
+            print(f'    "{r.sentence}"')
             print(f"    why {r.published}: {r.why}")
     return 0
 

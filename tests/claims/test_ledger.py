@@ -46,7 +46,7 @@ def test_ledger_roundtrip_and_checks(tmp_path):
         where="Fig 1",
         statement="x ~ 1",
         paper_value=1.0,
-        our_value=1.01,
+        our_value=[1.01, 1.0, 1.02],
         how="abs",
         tolerance=0.05,
         dataset="synth",
@@ -57,7 +57,7 @@ def test_ledger_roundtrip_and_checks(tmp_path):
         where="Sec 2",
         statement="A beats B",
         paper_value="A > B",
-        our_value=False,
+        our_value=[False, False, False],
         how="true",
         dataset="kos",
         data_kind="real",
@@ -97,6 +97,13 @@ def test_ledger_roundtrip_and_checks(tmp_path):
     assert list(df["verdict"]) == ["reproduced", "not_reproduced", "not_testable"]
     assert df.loc[1, "note"] == "A=3, B=4"
     assert df.loc[0, "tolerance"] == "abs 0.05"
+    assert (df.loc[0, "our_value"], df.loc[0, "n_rep"], df.loc[0, "spread"]) == (
+        "1.01",
+        "3",
+        "0.01",
+    )
+    assert (df.loc[1, "our_value"], df.loc[1, "n_rep"]) == ("0 of 3", "3")
+    assert df.loc[2, "n_rep"] == df.loc[2, "spread"] == ""
 
 
 def test_read_claims_rejects_bad_files(tmp_path):
@@ -127,6 +134,7 @@ def test_report_gathers_claims_and_figures(tmp_path):
         tolerance=0.5,
         dataset="synth",
         data_kind="synthetic",
+        deterministic=True,
     )
     out = tmp_path / "results" / "smoke"
     led.write(out / "demo" / "claims.csv")
@@ -144,7 +152,7 @@ def test_report_gathers_claims_and_figures(tmp_path):
     )
     assert "## Study `demo`" in text
     assert "Document: Doc 001." in text
-    assert "0 reproduced, 1 not_reproduced, 0 not_testable" in text
+    assert "0 reproduced, 1 not_reproduced, 0 inconclusive, 0 not_testable" in text
     assert "x \\| y" in text  # pipes escaped inside Markdown tables
     assert "![fig4_2](demo/fig4_2.png)" in text and "demo/fig4_2.csv" in text
     assert text.index("### fig4_2") < text.index("### fig4_10")  # natural order
@@ -169,6 +177,7 @@ def test_report_overview_splits_verdicts_by_data_kind():
         "data_kind",
         "reproduced",
         "not_reproduced",
+        "inconclusive",
         "not_testable",
         "not_run",
     ]
@@ -184,7 +193,8 @@ def test_causes_explain_misses_only(tmp_path):
     from latentlab.claims.spec import Cause
 
     led = Ledger("s", document="d")
-    kw = dict(where="w", statement="s", how="abs", tolerance=0.1, data_kind="real")
+    kw = dict(where="w", statement="s", how="abs", tolerance=0.1, data_kind="real",
+              deterministic=True)  # fmt: skip
     led.compare("T2-a", paper_value=1.0, our_value=2.0, dataset="x", **kw)  # miss
     led.compare("T2-b", paper_value=1.0, our_value=1.0, dataset="x", **kw)  # pass
     led.compare("C1", paper_value=1.0, our_value=2.0, dataset="y", **kw)  # miss, no cause

@@ -24,23 +24,28 @@ def _report(args) -> int:
 def _prove(args) -> int:
     import pandas as pd
 
-    from latentlab.claims.prove import prove_dir, summary
+    from latentlab.claims.prove import K_REALISTIC, describe, prove_dir, summary
 
     proofs = prove_dir(args.dir)
     s = summary(proofs)
     with pd.option_context("display.width", 200, "display.max_columns", 40):
         print(s.set_index("study").T.to_string())
-    bad = [p for p in proofs if not p.proven]
-    for p in bad if args.list else [p for p in bad if p.broken]:
-        tag = "BROKEN" if p.broken else "missing"
-        print(f"{tag} {p.study} {p.claim_id} [{p.dataset}] ({p.path}): {'; '.join(p.problems)}")
+    flagged = [p for p in proofs if p.kind == "judged" and p.flag]
+    for p in proofs if args.list else flagged:
+        if p.kind == "judged":
+            print(describe(p))
     judged = int(s["judged"].sum())
+    c = {k: int(s[k].sum()) for k in ("realistic", "robust", "inconclusive", "counter")}
+    flags = ", ".join(f"{int(s[f].sum())} {f}" for f in ("broken", "refused", "legacy", "missing"))
     print(
-        f"{judged - len(bad)} of {judged} judged rows proven both ways "
-        f"({int(s['broken'].sum())} broken, {int(s['missing'].sum())} missing a proof); "
+        f"{judged} judged rows: {c['realistic']} proven by a realistic counter-example "
+        f"(the verdict flips within {K_REALISTIC:g} x the row's spread), {c['robust']} robust "
+        f"beyond noise, {c['inconclusive']} inconclusive, {c['counter']} by a hand-written "
+        f"counter-example; {len(flagged)} flagged "
+        f"({flags}); "
         f"{int(s['identity'].sum())} identity and {int(s['unjudged'].sum())} unjudged apart"
     )
-    return 1 if bad else 0
+    return 1 if flagged else 0
 
 
 def register(sub) -> None:
@@ -56,8 +61,8 @@ def register(sub) -> None:
     r.add_argument("--figures", nargs="*", default=[])
     r.add_argument("--summaries", nargs="*", default=[])
     r.set_defaults(func=_report)
-    v = s.add_parser("prove", help="show every judged row of every claims.csv under DIR "
-                     "able to fail and able to pass; exit 1 if any is not")  # fmt: skip
+    v = s.add_parser("prove", help="show how every judged row of every claims.csv under DIR "
+                     "could have gone the other way; exit 1 on a flagged row")  # fmt: skip
     v.add_argument("dir")
-    v.add_argument("--list", action="store_true", help="list rows missing a proof too")
+    v.add_argument("--list", action="store_true", help="one line per judged row")
     v.set_defaults(func=_prove)

@@ -1,16 +1,27 @@
-"""Every verdict can fail and can pass: re-apply each row's rule from ``claims.csv``.
+"""Every verdict could have gone the other way: re-apply each row's rule from ``claims.csv``.
 
-For every judged row (``reproduced`` / ``not_reproduced``) of a ledger:
+For every judged row (``reproduced``, ``not_reproduced``, ``inconclusive``) of a ledger, the
+row's rule (the ``rule`` column: its replicates, margin or tolerance, and the noise rule of
+:mod:`latentlab.claims.noise`) is applied again and moved:
 
-1. *can fail*: the rule on the sides swapped (an order), on the document's alternative
-   values (a value row's ``reject``), or on the effect negated (a difference judged against
-   0) gives ``not_reproduced``; a row that is ``not_reproduced`` has failed already (``own``);
-2. *can pass*: the rule on the document's own numbers (a value row's paper value, an
-   order's ``paper_a``/``paper_b``) gives ``reproduced``; a row without them passes on its
-   own verdict (``own``) or on the sides swapped (``swapped``).
+1. **the rule gives the row's verdict** (else the row is *broken*), and its structural facts
+   hold: the document's own numbers pass it, the document's alternatives (``reject``) fail
+   it. These are checks, not proofs: they cannot show that the verdict could realistically
+   have been the other one;
+2. **the counter-example**: the smallest shift of the row's replicates (all by the same
+   amount, their spread kept) that turns the verdict into the other one (``reproduced`` <->
+   ``not_reproduced``; an ``inconclusive`` row: into either). When the shift is at most
+   ``K_REALISTIC`` x the row's spread, the counter-example lies within the measured noise
+   and the row is proven by a **realistic** counter-example; when it is larger, the row is
+   **robust beyond noise** and its effect-to-noise ratio (shift / spread) is reported; a
+   deterministic row (no spread) is robust with its shift.
 
-Rows whose decision cannot be written this way (bare booleans, ``how="true"``) need a
-hand-written counter-example, registered next to their claim function::
+Flagged (``claims prove`` exits 1): a *broken* rule (it does not give the row's verdict,
+fails the document's own numbers, accepts a rejected alternative, or no shift flips it), a
+*refused* tolerance (narrower than the replicates' spread), a *legacy* row (its rule
+predates replicates: :data:`~latentlab.claims.ledger.RULE_VERSION` 1) and a row *missing*
+a rule. Bare booleans (``how="true"``) without replicate values need a hand-written
+counter-example, registered next to their claim function::
 
     @counter_example("drift", "C2.3")
     def _(row):  # row: the claims.csv row as a dict
@@ -18,14 +29,12 @@ hand-written counter-example, registered next to their claim function::
                 "passes": verdict_on_the_documents_numbers}
 
 Identity rows (exact facts of our code) and unjudged rows (not_run, not_testable) are
-counted apart. A row is *broken* when its rule is carried but shown unable to fail or to
-pass (the swap or a rejected value passes, the document's numbers fail, the rule does not
-give the row's verdict); it is *missing* a proof when the row carries no rule or no
-counter-example for one direction.
+counted apart.
 """
 
 from __future__ import annotations
 
+import copy
 import importlib
 import math
 from collections.abc import Callable
@@ -35,9 +44,26 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from latentlab.claims.ledger import judge, judge_order, judge_rule, load_rule, read_claims
+from latentlab.claims import noise
+from latentlab.claims.ledger import (
+    JUDGED,
+    RULE_VERSION,
+    _decide_rule,
+    judge,
+    judge_order,
+    judge_rule,
+    load_rule,
+    order_effect,
+    order_region,
+    read_claims,
+    refused,
+    value_region,
+)
 
 COUNTER_EXAMPLES: dict[tuple[str, str], Callable[[dict], dict]] = {}
+K_REALISTIC = noise.K_REALISTIC
+CATEGORIES = ("realistic", "robust", "inconclusive", "counter")
+FLAGS = ("broken", "refused", "legacy", "missing")
 
 
 def counter_example(study: str, claim_id: str):
@@ -60,9 +86,9 @@ def counter_example(study: str, claim_id: str):
 
 def direction_passes(row: dict, effect: float = 0.1) -> dict:
     """A "can pass" for an order row whose document gives a direction but no values: the
-    row's rule on its own B side against an A moved the document's way by the margin plus
-    ``effect`` x max|B| must give ``reproduced``. A constructed input, not the document's
-    numbers (weaker than ``paper``); register it per claim with :func:`counter_example`."""
+    row's point rule on its own B side against an A moved the document's way by the margin
+    plus ``effect`` x max|B|. A constructed input, kept for the point rules of older
+    ledgers; it proves nothing about noise and is not counted as a proof."""
     rule = load_rule(row.get("rule", ""))
     if not rule or rule.get("how") != "order" or "paper_a" in rule:
         return {}
@@ -83,21 +109,26 @@ def load_counter_examples(study: str) -> None:
 
 @dataclass
 class Proof:
-    """How one row is shown able to fail and able to pass."""
+    """How one row is shown able to have gone the other way."""
 
     study: str
     claim_id: str
     dataset: str
     kind: str  # judged | identity | unjudged
-    path: str = ""  # order | value | legacy (read from the tolerance column) | bool | none
-    can_fail: str = ""  # swapped | reject | negated | counter | own
-    can_pass: str = ""  # paper | swapped | negated | counter | own
+    verdict: str = ""
+    path: str = ""  # order | value | bool | legacy | none
+    category: str = ""  # realistic | robust | inconclusive | counter ("" when flagged)
+    flag: str = ""  # broken | refused | legacy | missing ("" when proven)
+    n_rep: int = 0
+    spread: float = math.nan
+    shift: float = math.nan  # the smallest shift of the replicates that flips the verdict
+    ratio: float = math.nan  # shift / spread: the effect-to-noise ratio
+    needed: float = math.nan  # an inconclusive row: replicates that would decide it
     problems: list[str] = field(default_factory=list)
-    broken: bool = False  # the rule is carried and shown unable to fail or to pass
 
     @property
     def proven(self) -> bool:
-        return self.kind != "judged" or bool(self.can_fail and self.can_pass and not self.broken)
+        return self.kind != "judged" or (bool(self.category) and not self.flag)
 
 
 def _num(x) -> float:
@@ -107,114 +138,128 @@ def _num(x) -> float:
         return math.nan
 
 
-def _prove_order(rule: dict, p: Proof) -> None:
-    swapped = {**rule, "a": rule["b"], "b": rule["a"]}
-    if judge_rule(swapped)[0] == "not_reproduced":
-        p.can_fail = p.can_fail or "swapped"
-    elif p.can_fail != "own":
-        p.broken = True
-        p.problems.append("the rule passes the sides swapped")
-    if "paper_a" in rule and "paper_b" in rule:
-        v = judge_order(rule["paper_a"], rule["paper_b"], rule["dir"], rule.get("margin", 0.0))
-        if v[0] == "reproduced":
-            p.can_pass = "paper"
-        else:
-            p.broken = True
-            p.problems.append("the document's own sides fail the rule (margin wider than its gap)")
-    elif not p.can_pass and judge_rule(swapped)[0] == "reproduced":
-        p.can_pass = "swapped"
+def _values_region(rule: dict) -> tuple[np.ndarray, noise.Region]:
+    """The replicate values a rule judges and the region it accepts."""
+    if rule["how"] == "order":
+        d = order_effect(rule["a"], rule["b"], rule["dir"])
+        return d, order_region(float(rule.get("margin", 0.0)))
+    v = np.atleast_1d(np.asarray(rule["ours"], dtype=float)).ravel()
+    return v, value_region(rule["paper"], rule["how"], rule.get("tol", 0.0))
 
 
-def _prove_value(rule: dict, p: Proof) -> None:
-    how, paper, tol = rule["how"], rule["paper"], rule.get("tol", 0.0)
-    if how in ("ge", "le") and _num(paper) == 0.0 and not rule.get("reject"):
-        # a difference judged against 0 (the paper value is the threshold, not the
-        # document's number): the effect negated must give the other verdict
-        neg = judge(paper, -_num(rule.get("ours")), how, tol)[0]
-        if p.can_pass == "own" and neg == "not_reproduced":
-            p.can_fail = "negated"
-        elif p.can_pass == "own":
-            p.broken = True
-            p.problems.append("the rule passes the effect negated")
-        elif neg == "reproduced":
-            p.can_pass = "negated"
-        return
-    if judge(paper, paper, how, tol)[0] == "reproduced":
-        p.can_pass = p.can_pass or "paper"
+def _shifted(rule: dict, s: float) -> dict:
+    """The rule with its replicates moved by ``s`` (an order: its differences A - B in the
+    claim's direction)."""
+    r = copy.deepcopy(rule)
+    if r["how"] == "order":
+        a = np.atleast_1d(np.asarray(r["a"], dtype=float))
+        r["a"] = list(a + s if r["dir"] == ">" else a - s)
     else:
-        p.broken = True
+        r["ours"] = list(np.atleast_1d(np.asarray(r["ours"], dtype=float)) + s)
+    return r
+
+
+def flip_shift(rule: dict, targets: tuple[str, ...]) -> float:
+    """The smallest |s| such that the replicates moved by ``s`` get one of ``targets``
+    (inf when none does). The verdict changes only where the band or an extreme replicate
+    crosses an end of the region: those shifts are tried, just beyond each."""
+    v, region = _values_region(rule)
+    d = _decide_rule(rule)
+    xs = [float(v.min()), float(v.max()), d.mean]
+    if math.isfinite(d.band):
+        xs += [d.mean - d.band, d.mean + d.band]
+    ends = [e for e in (region.lo, region.hi) if math.isfinite(e)]
+    scale = max([abs(x) for x in xs + ends] + [1.0])
+    eps = 1e-9 * scale
+    cands = sorted({e - x + sgn * eps for e in ends for x in xs for sgn in (-1, 1)}, key=abs)
+    for s in cands:
+        if _decide_rule(_shifted(rule, s)).verdict in targets:
+            return abs(s)
+    return math.inf
+
+
+def _structural(rule: dict, p: Proof) -> None:
+    """Checks of the rule against the document's own numbers (not proofs)."""
+    how = rule["how"]
+    if how == "order":
+        if "paper_a" in rule and "paper_b" in rule:
+            v = judge_order(rule["paper_a"], rule["paper_b"], rule["dir"], rule.get("margin", 0.0))
+            if v[0] != "reproduced":
+                p.flag = "broken"
+                p.problems.append(
+                    "the document's own sides fail the rule (margin wider than its gap)"
+                )
+        return
+    if how == "true":
+        return
+    paper, tol = rule["paper"], rule.get("tol", 0.0)
+    if how in ("ge", "le") and _num(paper) == 0.0 and not rule.get("reject"):
+        return  # a difference judged against 0: the paper value is the threshold
+    if judge(paper, paper, how, tol)[0] != "reproduced":
+        p.flag = "broken"
         p.problems.append("the document's own value fails the rule")
-    rejects = rule.get("reject")
-    if rejects:
-        passing = [r for r in rejects if judge(paper, r, how, tol)[0] == "reproduced"]
-        if passing:
-            p.broken = True
-            p.problems.append(f"the rule accepts the document's alternative(s) {passing}")
-        else:
-            p.can_fail = p.can_fail or "reject"
-
-
-def legacy_rule(row: dict) -> dict | None:
-    """The rule of a row written before the ``rule`` column, read from its tolerance column
-    (``abs 0.03``, ``check``) and its printed values (6 significant digits)."""
-    tol = str(row.get("tolerance", "")).split()
-    if tol == ["check"]:
-        ours = str(row.get("our_value", "")).strip().lower()
-        return {"how": "true", "ours": {"true": True, "false": False}.get(ours, ours)}
-    if len(tol) == 2 and tol[0] in ("abs", "rel", "ge", "le"):
-        paper, ours, t = _num(row.get("paper_value")), _num(row.get("our_value")), _num(tol[1])
-        if math.isfinite(paper) and math.isfinite(t):
-            return {"how": tol[0], "paper": paper, "ours": ours, "tol": t}
-    return None
+    passing = [r for r in rule.get("reject") or [] if judge(paper, r, how, tol)[0] == "reproduced"]
+    if passing:
+        p.flag = "broken"
+        p.problems.append(f"the rule accepts the document's alternative(s) {passing}")
 
 
 def prove_row(study: str, row: dict) -> Proof:
-    """Show one ledger row able to fail and able to pass (see the module docstring)."""
-    p = Proof(study, row["claim_id"], row.get("dataset", ""), "judged")
-    verdict = row["verdict"]
-    if verdict not in ("reproduced", "not_reproduced"):
+    """The proof of one ledger row (see the module docstring)."""
+    p = Proof(study, row["claim_id"], row.get("dataset", ""), "judged", row["verdict"])
+    if p.verdict not in JUDGED:
         p.kind = "unjudged"
         return p
     if row.get("data_kind") == "identity":
         p.kind = "identity"
         return p
-    if verdict == "not_reproduced":
-        p.can_fail = "own"
-    else:
-        p.can_pass = "own"
     rule = load_rule(row.get("rule", ""))
-    legacy = rule is None
-    if legacy:
-        rule = legacy_rule(row)
-    if rule is None:
-        p.path = "none"
-    else:
-        p.path = {"order": "order", "true": "bool"}.get(rule.get("how"), "value")
-        p.path = "legacy" if legacy and p.path == "value" else p.path
-        if judge_rule(rule)[0] != verdict:
-            p.broken = True
-            p.problems.append(f"the rule gives {judge_rule(rule)[0]}, the row says {verdict}")
-        elif p.path == "order":
-            _prove_order(rule, p)
-        elif p.path in ("value", "legacy"):
-            _prove_value(rule, p)
     counter = COUNTER_EXAMPLES.get((study, p.claim_id))
-    if counter is not None:
+    if rule is None:
+        p.path, p.flag = "none", "missing"
+        p.problems.append("the row carries no rule")
+        return p
+    p.path = {"order": "order", "true": "bool"}.get(rule.get("how"), "value")
+    if judge_rule(rule)[0] != p.verdict:
+        p.flag = "broken"
+        p.problems.append(f"the rule gives {judge_rule(rule)[0]}, the row says {p.verdict}")
+        return p
+    if rule.get("v", 1) < RULE_VERSION:
+        p.path, p.flag = "legacy", "legacy"
+        p.problems.append("its rule predates replicates and spreads (re-judge the row)")
+        return p
+    _structural(rule, p)
+    if refused(rule):
+        p.flag = p.flag or "refused"
+        p.problems.append("its tolerance is narrower than its replicates' spread")
+    d = _decide_rule(rule)
+    p.n_rep, p.spread = d.n, d.sd
+    if p.path == "bool":
+        if counter is None:
+            p.flag = p.flag or "missing"
+            p.problems.append("a bare boolean: no spread to move, no counter-example")
+            return p
         out = counter(dict(row))
-        if out.get("fails") == "not_reproduced":
-            p.can_fail = p.can_fail or "counter"
-        elif "fails" in out:
-            p.broken = True
-            p.problems.append(f"the counter-example gives {out['fails']}")
-        if out.get("passes") == "reproduced":
-            p.can_pass = p.can_pass or "counter"
-        elif "passes" in out:
-            p.broken = True
-            p.problems.append(f"the document's numbers give {out['passes']}")
-    if not p.can_fail and not p.broken:
-        p.problems.append("no counter-example: nothing shows the row can fail")
-    if not p.can_pass and not p.broken:
-        p.problems.append("nothing shows the row can pass")
+        bad = [k for k, want in (("fails", "not_reproduced"), ("passes", "reproduced"))
+               if k in out and out[k] != want]  # fmt: skip
+        if bad or not out:
+            p.flag = p.flag or "broken"
+            p.problems.append(f"the counter-example gives {out}")
+        p.category = "counter"
+        return p
+    if p.verdict == "inconclusive":
+        p.category = "inconclusive"
+        p.needed = d.needed
+        p.shift = flip_shift(rule, ("reproduced", "not_reproduced"))
+    else:
+        other = "not_reproduced" if p.verdict == "reproduced" else "reproduced"
+        p.shift = flip_shift(rule, (other,))
+        if math.isinf(p.shift):
+            p.flag = p.flag or "broken"
+            p.problems.append(f"no shift of the replicates makes the row {other}")
+            return p
+        p.ratio = p.shift / p.spread if p.spread > 0 else math.inf
+        p.category = "realistic" if p.ratio <= K_REALISTIC else "robust"
     return p
 
 
@@ -227,8 +272,9 @@ def prove_ledger(path: str | Path, study: str | None = None) -> list[Proof]:
 
 
 def summary(proofs: list[Proof]) -> pd.DataFrame:
-    """Counts per study: rows by kind, judged rows proven / broken / missing a proof, and
-    how each direction was shown."""
+    """Counts per study: rows by kind; judged rows by how they are proven (a realistic
+    counter-example, robust beyond noise, inconclusive, a hand-written counter-example)
+    and by flag; the median effect-to-noise ratio of the robust ones."""
     rows = []
     for study in sorted({p.study for p in proofs}):
         ps = [p for p in proofs if p.study == study]
@@ -239,16 +285,15 @@ def summary(proofs: list[Proof]) -> pd.DataFrame:
             "identity": sum(p.kind == "identity" for p in ps),
             "unjudged": sum(p.kind == "unjudged" for p in ps),
             "judged": len(judged),
-            "proven": sum(p.proven for p in judged),
-            "broken": sum(p.broken for p in judged),
-            "missing": sum(not p.proven and not p.broken for p in judged),
         }
-        for path in ("order", "value", "legacy", "bool", "none"):
-            r[f"path_{path}"] = sum(p.path == path for p in judged)
-        for how in ("swapped", "reject", "negated", "counter", "own"):
-            r[f"fail_{how}"] = sum(p.can_fail == how for p in judged)
-        for how in ("paper", "swapped", "negated", "counter", "own"):
-            r[f"pass_{how}"] = sum(p.can_pass == how for p in judged)
+        for c in CATEGORIES:
+            r[c] = sum(p.category == c and not p.flag for p in judged)
+        for f in FLAGS:
+            r[f] = sum(p.flag == f for p in judged)
+        ratios = [p.ratio for p in judged if p.category == "robust" and math.isfinite(p.ratio)]
+        r["robust_median_ratio"] = float(np.median(ratios)) if ratios else math.nan
+        for v in JUDGED:
+            r[f"verdict_{v}"] = sum(p.verdict == v for p in judged)
         rows.append(r)
     return pd.DataFrame(rows)
 
@@ -262,3 +307,17 @@ def prove_dir(root: str | Path) -> list[Proof]:
     for p in paths:
         out += prove_ledger(p)
     return out
+
+
+def describe(p: Proof) -> str:
+    """One line on how a row is proven (``claims prove --list``)."""
+    head = f"{p.study} {p.claim_id} [{p.dataset}] {p.verdict} ({p.path})"
+    if p.flag:
+        return f"{p.flag.upper()} {head}: {'; '.join(p.problems)}"
+    if p.category == "inconclusive":
+        need = "never" if math.isinf(p.needed) else f"~{p.needed:.0f} replicates"
+        return f"inconclusive {head}: n = {p.n_rep}, decided at {need}; flips at {p.shift:.4g}"
+    if p.category == "counter":
+        return f"counter {head}: a hand-written counter-example"
+    ratio = "deterministic" if math.isinf(p.ratio) else f"{p.ratio:.2f} x the spread"
+    return f"{p.category} {head}: flips at a shift of {p.shift:.4g} ({ratio}, n = {p.n_rep})"

@@ -31,6 +31,9 @@ PUBLISHED_ROOT = "published"  # published/{run}/, beside results/{run}/ that the
 # the same rule as .gitignore's whitelist for published/real/*/
 PUBLISHED_SUFFIXES = (".png", ".csv", ".md", ".meta.json")
 UNPUBLISHED_SUFFIXES = ("_trace.csv", "_trace.meta.json")  # sampler traces: intermediate
+# a study's subfolders that are published too: its readings sweeps (issue 37) and the
+# evidence files its causes cite (same suffixes; .gitignore keeps the same whitelist)
+PUBLISHED_SUBDIRS = ("readings", "evidence")
 README_START = "<!-- published-overview:start -->"
 README_END = "<!-- published-overview:end -->"
 TIMES_COLUMNS = ["study", "start", "end", "wall_seconds", "cores", "command", "note"]
@@ -42,10 +45,13 @@ def study_dirs(run_dir: str | Path) -> list[Path]:
 
 
 def published_files(study_dir: Path) -> list[Path]:
-    """The files of a study folder that are published (its top level, by suffix)."""
+    """The files of a study folder that are published (its top level and its
+    :data:`PUBLISHED_SUBDIRS`, by suffix)."""
+    dirs = [study_dir, *(study_dir / d for d in PUBLISHED_SUBDIRS if (study_dir / d).is_dir())]
     return sorted(
         p
-        for p in study_dir.iterdir()
+        for d in dirs
+        for p in d.iterdir()
         if p.is_file()
         and p.name.endswith(PUBLISHED_SUFFIXES)
         and not p.name.endswith(UNPUBLISHED_SUFFIXES)
@@ -79,17 +85,23 @@ def read_times(run_dir: str | Path) -> pd.DataFrame:
 def copy_study(src_run: str | Path, dest_run: str | Path, study: str) -> list[Path]:
     """Publish one study: its published files under ``src_run`` (a workflow run folder,
     ``results/real``) replace those under ``dest_run`` (``published/real``); a file the
-    study no longer writes is removed. Returns the copied files."""
+    study no longer writes is removed. A subfolder (readings, evidence) is replaced only
+    when the run built it: its sweeps are targets of their own, often built apart from the
+    study's run. Returns the copied files."""
     src, dest = Path(src_run) / study, Path(dest_run) / study
     if not (src / "claims.csv").exists():
         raise DataError(src, "no claims.csv: run the study before publishing it")
     dest.mkdir(parents=True, exist_ok=True)
     for old in published_files(dest):
-        old.unlink()
+        sub = old.parent.relative_to(dest)
+        if str(sub) == "." or (src / sub).is_dir():
+            old.unlink()
     copied = []
     for p in published_files(src):
-        shutil.copy2(p, dest / p.name)
-        copied.append(dest / p.name)
+        out = dest / p.relative_to(src)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(p, out)
+        copied.append(out)
     return copied
 
 
@@ -294,7 +306,7 @@ def write_manifest(run_dir: str | Path) -> dict:
         }
         wall = float(times.loc[d.name, "wall_seconds"]) if d.name in times.index else None
         studies[d.name] = {
-            "files": [p.name for p in published_files(d)],
+            "files": [str(p.relative_to(d)) for p in published_files(d)],
             "commits": sorted(commits),
             "wall_seconds": wall,
         }

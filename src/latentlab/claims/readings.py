@@ -49,7 +49,9 @@ def apply(ledger, readings: list, used: Mapping[str, str], sweep_paths=()) -> No
                             & (t.dataset == row.dataset) & (t.option == opt)]  # fmt: skip
                     lit_txt = (
                         f"; under {r.name}={opt} in the same sweep: {lit.iloc[0].our_value} "
-                        f"({lit.iloc[0].verdict})" if len(lit) else ""
+                        f"({lit.iloc[0].verdict})"
+                        if len(lit)
+                        else ""
                     )
                     row.cause = "reading"
                     row.evidence = (
@@ -59,5 +61,3 @@ def apply(ledger, readings: list, used: Mapping[str, str], sweep_paths=()) -> No
                     break
             if row.cause == "reading":
                 break
-
-

@@ -106,9 +106,14 @@ def build_report(
     lines = [f"# latentlab report: run `{run}`", ""]
     lines += [
         "Each study's claims ledger puts the document's number next to ours with a verdict "
-        "computed from the stated tolerance: `reproduced`, `not_reproduced`, `not_testable` "
+        "computed from the stated tolerance and the noise of our replicates (`n_rep` "
+        "replicates, their `spread`): `reproduced` (the document's effect holds beyond the "
+        "noise), `not_reproduced` (the opposite holds beyond it), `inconclusive` (the noise "
+        "covers both; the note says how many replicates would decide), `not_testable` "
         "(public data cannot test it: private data, human studies) or `not_run` (public data "
-        "this run's config leaves out; the note names the config that runs it). The data kind "
+        "this run's config leaves out; the note names the config that runs it). The "
+        "`reading` column names the reading of the document a row's number uses, where the "
+        "document leaves a choice open (issue 37). The data kind "
         "says what a row was judged on: `real`, `substitute` (a public stand-in for the "
         "document's data), `synthetic`, or `identity` (an exact mathematical check, counted "
         "apart from empirical claims). Figures are listed with the CSV of the numbers they plot.",
@@ -132,7 +137,8 @@ def build_report(
         lines += [
             "Why the misses miss (`cause` column, per study): `reduction` (our smaller "
             "settings), `substitute` (a stand-in corpus), `ambiguity` (a choice the document "
-            "leaves open), `genuine`, `open` (not known yet).",
+            "leaves open), `reading` (another reading of the document reproduces it: the "
+            "evidence names the readings sweep), `genuine`, `open` (not known yet).",
             "",
             _md_table(misses_by_cause(allc)),
             "",
