@@ -29,7 +29,7 @@ from pathlib import Path
 from latentlab.claims import diff
 
 ROOT = Path(__file__).resolve().parents[1]
-PATTERNS = ("*/claims.csv", "*/fig*.csv", "*/table*.csv", "compare/*/*.csv")
+PATTERNS = ("*/claims.csv", "*/fig*.csv", "*/table*.csv", "*/readings/*.csv", "compare/*/*.csv")
 ON_REQUEST = ("compare",)  # study folders a default run does not build
 RTOL, ATOL = diff.RTOL, diff.ATOL
 _load_volatile = diff.load_volatile
