@@ -5,7 +5,6 @@ swept with the study's own rules, and a miss another option reproduces gets the 
 import copy
 from pathlib import Path
 
-import pandas as pd
 import pytest
 import yaml
 
@@ -141,10 +140,10 @@ def test_collect_and_apply(tmp_path):
         "as_written": _option_ledger(tmp_path / "w" / "claims.csv", 120.0, "as_written"),
         "after10": _option_ledger(tmp_path / "a" / "claims.csv", 100.0, "after10"),
     }
+    opts = [{"option": "as_written", "index": 0, "run": "r0", "set": {"a": 0}},
+            {"option": "after10", "index": 1, "run": "r1", "set": {"a": 10}}]  # fmt: skip
     params = {"study": "demo", "run": "smoke", "reading": "hyper_start",
-              "published": "as_written", "rows": ["C9"],
-              "options": [{"option": "as_written", "index": 0, "run": "r0", "set": {"a": 0}},
-                          {"option": "after10", "index": 1, "run": "r1", "set": {"a": 10}}]}  # fmt: skip
+              "published": "as_written", "rows": ["C9"], "options": opts}  # fmt: skip
     df = rd.collect(params, ledgers)
     assert list(df.option) == ["as_written", "after10"] and set(df.claim_id) == {"C9"}
     assert list(df.verdict) == ["not_reproduced", "reproduced"]
