@@ -32,9 +32,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from latentlab.claims.ladders import apply as apply_ladders
 from latentlab.claims.ledger import DIRECTIONS, HOWS, Ledger
 from latentlab.claims.noise import Noise
-from latentlab.claims.ladders import apply as apply_ladders
 from latentlab.claims.readings import apply as apply_readings
 from latentlab.errors import MissingInput
 
