@@ -26,8 +26,6 @@ for _study in STUDIES:
 
 
 include: "rules/report.smk"
-
-
 # a study's rules rerun under another config: a ladder's rungs and the readings' options
 include: "rules/sweep.smk"
 

@@ -198,14 +198,14 @@ rule ais_eval_bench:
 
 rule ais_eval_claims:
     input:
-        readings=readings_inputs("ais_eval"),
-        ladder=ladder_inputs("ais_eval"),
         **{
             f"{s}_{r}": ae_raw(s, r)
             for s in ("perturbed", "symasym", "iteration")
             for r in AE_ROLES
         },
         **{f"models_{r}": f"{AE_OUT}/models/{r}.npz" for r in AE_ROLES},
+        readings=readings_inputs("ais_eval"),
+        ladder=ladder_inputs("ais_eval"),
         ntemps=ae_raw("ntemps", NTEMPS_ROLE),
     output:
         csv=f"{AE_OUT}/claims.csv",

@@ -281,10 +281,10 @@ rule drift_table:
 
 rule drift_claims:
     input:
-        readings=readings_inputs("drift"),
-        ladder=ladder_inputs("drift"),
         **{f"recovery_{k}": f"{DR_OUT}/text_{k}_recovery.csv" for k in DR_TEXT_KINDS},
         **(DR_ENRON_TEXT_OUT if DR_ENRON_TEXT else {}),
+        readings=readings_inputs("drift"),
+        ladder=ladder_inputs("drift"),
         synth_scores=f"{DR_OUT}/synth_scores.csv",
         recovery=f"{DR_OUT}/synth_recovery.csv",
         synth_trace=f"{DR_OUT}/synth_trace.csv",

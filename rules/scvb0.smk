@@ -273,12 +273,12 @@ rule scvb0_bench:
 
 rule scvb0_claims:
     input:
-        readings=readings_inputs("scvb0"),
-        ladder=ladder_inputs("scvb0"),
         **{f: f"{S0_OUT}/{f}.csv" for f in S0_DEMOS + ["fig4_7"]},
         **{f"curves_{f}": f"{S0_OUT}/{f}.csv" for f in S0_CURVE_FIGS},
         **{f"curves_extra_{f[len('fig4_3_'):]}": f"{S0_OUT}/{f}.csv" for f in S0_EXTRA},
         **{f"{t}_runs": f"{S0_OUT}/{t}_runs.csv" for t in S0_TABLES},
+        readings=readings_inputs("scvb0"),
+        ladder=ladder_inputs("scvb0"),
     output:
         csv=f"{S0_OUT}/claims.csv",
     log:

@@ -49,6 +49,8 @@ def sweep_module(r, study, targets):
         lineno=2,
     )(
         workflow.input(**_sweep_claims_input(claims, info.input.kwpaths, set(targets)))(
-            workflow.params(json=json.dumps(params, sort_keys=True))(workflow.run(_noop))
+            workflow.params(json=json.dumps(params, sort_keys=True))(
+                workflow.run(_noop)
+            )
         )
     )

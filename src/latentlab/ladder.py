@@ -181,8 +181,12 @@ def _numbers(row: pd.Series) -> tuple[float, float, str]:
             doc = nan
         return float(sign * (a - b)), doc, "> 0 where the claim's order holds"
     if rule.get("how") == "true":
-        return float(bool(rule.get("ours"))), 1.0, "1 = holds, 0 = fails"
+        held = np.atleast_1d(np.asarray(rule.get("ours"), dtype=bool))  # per replicate
+        return float(held.mean()), 1.0, "share of replicates where it holds"
     ours = rule.get("ours")
+    if isinstance(ours, list):  # one value per replicate (issue 38): their mean
+        vals = [v for v in ours if isinstance(v, (int, float)) and not isinstance(v, bool)]
+        ours = float(np.mean(vals)) if vals and len(vals) == len(ours) else nan
     ours = float(ours) if isinstance(ours, (int, float)) and not isinstance(ours, bool) else nan
     paper = rule.get("paper")
     doc = float(paper) if isinstance(paper, (int, float)) and not isinstance(paper, bool) else nan
