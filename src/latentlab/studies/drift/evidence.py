@@ -102,7 +102,7 @@ def trace_summary(tr: pd.DataFrame, by: list[str], source: str, alpha_a, alpha_b
             "rhat_K": float(r.rhat_K) if r is not None else np.nan,
             "rhat_alpha": float(r.rhat_alpha) if r is not None else np.nan,
             "alpha_mean": float(half.alpha.mean()),
-            "acc_w_mean": float(half.acc_w.mean()),
+            "acc_w_mean": float(half.acc_w.mean()) if "acc_w" in half else np.nan,
         })  # fmt: skip
     return pd.DataFrame(rows)
 

@@ -12,7 +12,13 @@ network is an Enron-like synthetic one), and LFRM_LDA / BMF_LDA text networks wi
 feature-topic associations: Tables 2.3/2.4 and Fig 2.8 are synthetic analogues (the
 document's Twitter data are private); Table 2.3 adds the Enron subject-line rows in
 ``real``. The DRIFT fits' per-iteration K⁺, α, ε traces are ``synth_trace.csv`` /
-``monthly_trace.csv`` (claims C2.6, C2.6b).
+``monthly_trace.csv`` (claims C2.6, C2.6b; not published: their per-fit summary, K⁺ and
+split-R̂, is the evidence target ``evidence/traces.csv``, and the synthetic networks' oracle
+forecast ``evidence/synthetic_signal.csv``, both under ``published/real/drift/evidence/``;
+``snakemake drift_evidence``). The Enron monthly rows are ``substitute``: the mirror's Perry &
+Wolfe coding (156 employees, 21,635 messages), not the document's cleaning (151 people,
+34,182 emails). The missing-data task runs on ``monthly_fit.missing_splits`` held-out sets
+(the rows' replicates); the readings the document leaves open are ``readings.py``'s.
 """
 
 from __future__ import annotations
@@ -301,7 +307,8 @@ class ClaimTolerances:
 class ClaimsSettings:
     claims: ClaimTolerances = field(default_factory=ClaimTolerances)
     hyper: HyperSettings = field(default_factory=HyperSettings)
-    # Table 2.2's k: C2.4 judges every k >= 50 of them (and k = 10), per held-out split
+    # Table 2.2's k: true positives among the top k held-out pairs by edge probability (C2.4
+    # judges k = 10 and every k >= 50 of them, per held-out split)
     topk: list[int] = field(default_factory=lambda: list(TOPK))
 
 
