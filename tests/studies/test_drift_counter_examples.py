@@ -277,3 +277,22 @@ def test_a_partial_run_judges_what_it_built(tmp_path):
     assert set(got) == {("C2.1-ll", "synthetic DRIFT"), ("C2.1-auc", "synthetic DRIFT"),
                         ("C2.6", "synthetic DRIFT"), ("C2.8", "")}  # fmt: skip
     assert got[("C2.8", "")] == "not_run"
+
+
+def test_c2_11_rows_from_one_chain_are_inconclusive(tmp_path):
+    """Table 2.3 on the Enron subject lines comes from one chain's topics: no spread, so each
+    row is inconclusive and says which replicates would decide it."""
+    words = list(C.PAPER_2_3.values())
+    top = pd.DataFrame({"feature": range(6), "ten_most_probable_words": words + ["a b c"],
+                        "share_of_actors": [0.6] * 6, "actors_with_feature": [30] * 6})  # fmt: skip
+    files = {"enron_topics": [tmp_path / "t.csv"], "enron_summary": [tmp_path / "s.json"]}
+    top.to_csv(files["enron_topics"][0], index=False)
+    files["enron_summary"][0].write_text(json.dumps(
+        {"mean_active_features_per_person": 4.4, "K": 6, "actors": 50}))  # fmt: skip
+    study = SimpleNamespace(name="drift", document=STUDY.document, claim_fns=STUDY.claim_fns,
+                            claim_specs=[SPECS["C2.11"]])  # fmt: skip
+    settings = ClaimsSettings(claims=replace(ClaimTolerances(), enron_shuffles=20))
+    ctx = StepContext("drift", "claims", settings, "test", 0, 1, files, {})
+    rows = evaluate_claims(study, ctx).rows
+    assert len(rows) == 7 and {r.verdict for r in rows} == {"inconclusive"}
+    assert all(r.n_rep == "1" and "independent chains" in r.note for r in rows)
