@@ -70,6 +70,9 @@ rule drift:
         [f"{DR_OUT}/{t}.{e}" for t in DR_TABLES for e in ("csv", "md")],
         f"{DR_OUT}/claims.csv",
         f"{DR_OUT}/bench.csv",
+        # the evidence the causes and REVERSALS.md case 2 cite (published with the run)
+        f"{DR_OUT}/evidence/synthetic_signal.csv",
+        f"{DR_OUT}/evidence/traces.csv",
 
 
 rule drift_synth_data:
