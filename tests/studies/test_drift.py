@@ -470,3 +470,18 @@ def test_evidence_steps_on_tiny_inputs(tmp_path):
     syn_, mon = ev[ev.source == "synthetic"], ev[ev.source == "monthly"]
     assert (mon.K_last - mon.K_first > 10).all() and (syn_.K_last - syn_.K_first).abs().max() < 5
     assert (mon.rhat_K > syn_.rhat_K.max()).all()
+
+
+def test_golden_ledger_names_the_reading_of_every_touched_row():
+    """Issue 37: the smoke ledger's ``reading`` column names, for every judged row a reading
+    touches, the option the run's settings implement (the published one in smoke)."""
+    from fnmatch import fnmatchcase
+
+    from latentlab.studies.drift.readings import READINGS
+
+    df = pd.read_csv(ROOT / "tests/golden/smoke/drift/claims.csv", keep_default_na=False)
+    judged = df[df.verdict.isin(["reproduced", "not_reproduced", "inconclusive"])]
+    for r in READINGS:
+        hit = judged[judged.claim_id.map(lambda c, r=r: any(fnmatchcase(c, p) for p in r.rows))]
+        assert len(hit), r.name
+        assert hit.reading.str.contains(f"{r.name}={r.published}").all(), r.name
