@@ -199,6 +199,7 @@ rule ais_eval_bench:
 rule ais_eval_claims:
     input:
         readings=readings_inputs("ais_eval"),
+        ladder=ladder_inputs("ais_eval"),
         **{
             f"{s}_{r}": ae_raw(s, r)
             for s in ("perturbed", "symasym", "iteration")

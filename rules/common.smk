@@ -80,6 +80,14 @@ def step_params(study, step, **extra):
     return json.dumps(p, sort_keys=True)
 
 
+def ladder_inputs(study):
+    """The published ladder of the study whose verdicts its claims step shows beside its own
+    (config ladder_source: a folder holding <study>/ladder.csv, or none)."""
+    src = config.get("ladder_source", "none")
+    path = f"{src}/{study}/ladder.csv"
+    return [path] if src != "none" and os.path.isfile(path) else []
+
+
 def readings_inputs(study):
     """The readings sweeps the study's claims step reads (config readings.source: this
     run's, a folder's committed ones, or none; latentlab.readings.sweep_inputs)."""

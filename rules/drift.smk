@@ -287,6 +287,7 @@ rule drift_claims:
         **{f"recovery_{k}": f"{DR_OUT}/text_{k}_recovery.csv" for k in DR_TEXT_KINDS},
         **(DR_ENRON_TEXT_OUT if DR_ENRON_TEXT else {}),
         readings=readings_inputs("drift"),
+        ladder=ladder_inputs("drift"),
         synth_scores=f"{DR_OUT}/synth_scores.csv",
         recovery=f"{DR_OUT}/synth_recovery.csv",
         synth_trace=f"{DR_OUT}/synth_trace.csv",

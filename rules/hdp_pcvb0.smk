@@ -268,6 +268,7 @@ rule hdp_pcvb0_figure:
 rule hdp_pcvb0_claims:
     input:
         readings=readings_inputs("hdp_pcvb0"),
+        ladder=ladder_inputs("hdp_pcvb0"),
         perplexity=_hdp_runs("perplexity", HDP_PPL),
         knn=_hdp_runs("knn", HDP_KNN),
         links=_hdp_runs("links", HDP_LINKS),

@@ -531,6 +531,7 @@ rule iwtm_table:
 rule iwtm_claims:
     input:
         readings=readings_inputs("iwtm"),
+        ladder=ladder_inputs("iwtm"),
         ch4=expand(f"{IWTM}/ch4_{{ds}}.csv", ds=IWTM_DS),
         ch5=expand(f"{IWTM}/ch5_{{ds}}.csv", ds=IWTM_DS),
         semi=expand(f"{IWTM}/semi_{{ds}}.csv", ds=IWTM_DS),

@@ -283,6 +283,7 @@ rule nonconjugate_vi_table:
 rule nonconjugate_vi_claims:
     input:
         readings=readings_inputs("nonconjugate_vi"),
+        ladder=ladder_inputs("nonconjugate_vi"),
         sweeps=expand(f"{NCV_OUT}/ctm_sweep_{{c}}.csv", c=NCV_CORPORA),
         fig2_monotone=f"{NCV_OUT}/fig2_monotone.csv",
         fig6a=f"{NCV_OUT}/fig6a.csv",

@@ -274,6 +274,7 @@ rule scvb0_bench:
 rule scvb0_claims:
     input:
         readings=readings_inputs("scvb0"),
+        ladder=ladder_inputs("scvb0"),
         **{f: f"{S0_OUT}/{f}.csv" for f in S0_DEMOS + ["fig4_7"]},
         **{f"curves_{f}": f"{S0_OUT}/{f}.csv" for f in S0_CURVE_FIGS},
         **{f"curves_extra_{f[len('fig4_3_'):]}": f"{S0_OUT}/{f}.csv" for f in S0_EXTRA},

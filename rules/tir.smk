@@ -290,6 +290,7 @@ rule tir_bench:
 rule tir_claims:
     input:
         readings=readings_inputs("tir"),
+        ladder=ladder_inputs("tir"),
         table3_1=f"{TIR_OUT}/table3_1.csv",
         recovery=f"{TIR_OUT}/recovery/{TIR_C['recovery']}.csv",
         fig3_4=f"{TIR_OUT}/fig3_4.csv",

@@ -46,3 +46,26 @@ def test_numbers_inside_text_cells_follow_the_files_tolerance(tmp_path):
     assert gc.compare_file(g, near, None)  # exact by default
     assert gc.compare_file(g, near, {"rtol": 1e-4}) == []
     assert gc.compare_file(g, other, {"rtol": 1e-4})  # a word changed
+
+
+def test_blas_dependent_files_are_compared_with_their_kernels_set(tmp_path):
+    """tests/golden/blas.yaml: a file that depends on the BLAS kernel is compared with the
+    golden copy made with the machine's kernel; a kernel without one is reported."""
+    golden, results = tmp_path / "golden" / "smoke", tmp_path / "results"
+    for root in (golden, results):
+        (root / "tir").mkdir(parents=True)
+    _write(golden / "tir" / "fig3_4.csv", 1.0)  # primary kernel: Haswell
+    (tmp_path / "golden" / "blas" / "SkylakeX" / "tir").mkdir(parents=True)
+    _write(tmp_path / "golden" / "blas" / "SkylakeX" / "tir" / "fig3_4.csv", 2.0)
+    _write(results / "tir" / "fig3_4.csv", 2.0)
+    blas = {"primary": "Haswell", "files": ["tir/*"]}
+    assert gc.compare_trees(golden, results, {}, blas=blas, kernel="SkylakeX") == 0
+    assert gc.compare_trees(golden, results, {}, blas=blas, kernel="Haswell") == 1
+    assert gc.compare_trees(golden, results, {}, blas=blas, kernel="Zen") == 1  # no set
+    _write(results / "tir" / "fig3_4.csv", 1.0)
+    assert gc.compare_trees(golden, results, {}, blas=blas, kernel="Haswell") == 0
+    assert gc.compare_trees(golden, results, {}, blas={"primary": None, "files": []}) == 0
+
+
+def test_blas_kernel_is_named():
+    assert gc.blas_kernel() not in ("", "?")

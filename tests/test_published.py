@@ -149,7 +149,7 @@ def test_readme_block_counts_verdicts_per_study_and_replaces_between_markers(run
     lines = block.splitlines()
     assert lines[0] == publish.README_START and lines[-1] == publish.README_END
     # the identity row is an exact check, counted apart from the synthetic claim
-    assert "| toy | 1 | 0 | 0 | 0 | 0 | - | 1/1 |" in lines
+    assert "| toy | 1 | 0 | 0 | 0 | 0 | - | - | 1/1 |" in lines
     assert len(lines) == 2 + 2 + 1  # markers, header, one row per study
     text = f"intro\n{publish.README_START}\nold\n{publish.README_END}\nrest\n"
     new = publish.replace_block(text, block)
@@ -169,7 +169,7 @@ def test_readme_block_counts_misses_by_cause(run):
     ]
     pd.DataFrame(rows).to_csv(run / "toy" / "claims.csv", index=False)
     lines = publish.readme_summary(run).splitlines()
-    assert "| toy | 1 | 4 | 0 | 0 | 0 | 1 reduction, 1 genuine, 2 open | 0/1 |" in lines
+    assert "| toy | 1 | 4 | 0 | 0 | 0 | 1 reduction, 1 genuine, 2 open | - | 0/1 |" in lines
 
 
 def test_missing_times_is_a_clear_error(run):

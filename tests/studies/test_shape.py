@@ -96,13 +96,17 @@ def _toy_study():
         settings=ClaimSettings,
     )
 
+    def thirds(ctx):  # three replicates: the sample in three parts
+        return np.array_split(ctx.csv("raw").x.to_numpy(), 3)
+
     @st.claim("C1")
     def _(ctx):
-        return float(ctx.csv("raw").x.mean())
+        return Measured([float(x.mean()) for x in thirds(ctx)], unit="parts")
 
     @st.claim("C2")
     def _(ctx):
-        return [Measured(bool((ctx.csv("raw").x > -10).all()), dataset=d) for d in ("a", "b")]
+        return [Measured([bool((x > -10).all()) for x in thirds(ctx)], dataset=d)
+                for d in ("a", "b")]  # fmt: skip
 
     @st.claim("C4")
     def _(ctx):
@@ -132,10 +136,12 @@ def test_study_runs_and_judges(tmp_path):
     df = read_claims(tmp_path / "claims.csv")
     assert list(df.claim_id) == ["C1", "C2", "C2", "C3", "C4"]
     assert list(df.verdict) == ["reproduced", "reproduced", "reproduced", "not_testable", "not_run"]
-    # a tolerance smaller than the effect fails
+    assert list(df.n_rep) == ["3", "3", "3", "", ""]
+    # a tolerance narrower than the parts' spread decides nothing: refused
     cp["claims"]["mean_abs"] = 1e-9
     st.execute("claims", cp, inputs={"raw": [raw]}, outputs={"csv": tmp_path / "c2.csv"})
-    assert read_claims(tmp_path / "c2.csv").verdict.iloc[0] == "not_reproduced"
+    row = read_claims(tmp_path / "c2.csv").iloc[0]
+    assert row.verdict == "inconclusive" and "tolerance refused" in row.note
 
 
 def test_config_keys_and_check_config():
@@ -254,7 +260,7 @@ def test_measured_overrides_and_not_testable_rows(tmp_path):
     @st.claim("X")
     def _(ctx):
         return [
-            Measured(2.0, dataset="a", statement="s at T = 5", where="Fig 1 left"),
+            Measured([2.0, 2.1, 1.9], dataset="a", statement="s at T = 5", where="Fig 1 left"),
             NotTestable("private corpus", dataset="P", statement="s on P", paper_value=0.5),
         ]
 

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from latentlab.claims.ledger import CAUSES, VERDICTS, read_claims
+from latentlab.claims.ledger import CAUSES, JUDGED, VERDICTS, read_claims
 from latentlab.claims.report import _md_table, misses_by_cause, overview
 from latentlab.errors import DataError
 from latentlab.provenance import COMMIT_ENV, CONFIG_ENV, machine
@@ -210,10 +210,23 @@ def verdict_summary(run_dir: str | Path) -> pd.DataFrame:
         counts = emp["verdict"].value_counts()
         row = {"study": s, **{v: int(counts.get(v, 0)) for v in VERDICTS}}
         row["misses by cause"] = _cause_counts(emp)
+        row["at the highest ladder rung"] = _ladder_counts(emp)
         n_ok = int((exact["verdict"] == "reproduced").sum())
         row["exact checks"] = f"{n_ok}/{len(exact)}" if len(exact) else "-"
         rows.append(row)
     return pd.DataFrame(rows)
+
+
+def _ladder_counts(df: pd.DataFrame) -> str:
+    """The verdicts of the rows a ladder measured, at its highest rung (issue 40):
+    '2 reproduced, 9 not_reproduced of 11'; '-' when no ladder measured one."""
+    lv = df.get("ladder_verdict", pd.Series(dtype=str)).fillna("")
+    lv = lv[lv != ""]
+    if lv.empty:
+        return "-"
+    counts = lv.value_counts()
+    parts = [f"{int(counts[v])} {v}" for v in JUDGED if counts.get(v, 0)]
+    return ", ".join(parts) + f" of {len(lv)}"
 
 
 def _cause_counts(df: pd.DataFrame) -> str:

@@ -32,6 +32,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from latentlab.claims.ladders import apply as apply_ladders
 from latentlab.claims.ledger import DIRECTIONS, HOWS, Ledger
 from latentlab.claims.noise import Noise
 from latentlab.claims.readings import apply as apply_readings
@@ -292,10 +293,13 @@ def evaluate_claims(study, ctx) -> Ledger:
     # issue 37: the reading each row's number uses, and the cause `reading` of a miss that
     # another option of a readings sweep reproduces (measured, so it comes before the rest)
     readings = getattr(study, "reading_specs", ())
+    has = getattr(ctx, "has_input", None)
     if readings:
-        has = getattr(ctx, "has_input", None)
         sweeps = ctx.input_list("readings") if has is not None and has("readings") else []
         apply_readings(ledger, readings, getattr(ctx, "readings", {}) or {}, sweeps)
+    # issue 40: the verdict at the highest ladder rung that measured the row, beside ours
+    if has is not None and has("ladder"):
+        apply_ladders(ledger, ctx.input_list("ladder"))
     return ledger
 
 
