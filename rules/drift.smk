@@ -70,6 +70,9 @@ rule drift:
         [f"{DR_OUT}/{t}.{e}" for t in DR_TABLES for e in ("csv", "md")],
         f"{DR_OUT}/claims.csv",
         f"{DR_OUT}/bench.csv",
+        # the evidence the causes and REVERSALS.md case 2 cite (published with the run)
+        f"{DR_OUT}/evidence/synthetic_signal.csv",
+        f"{DR_OUT}/evidence/traces.csv",
 
 
 rule drift_synth_data:
@@ -327,3 +330,55 @@ rule drift_bench:
         io=lambda w, input, output: io_args(input, output),
     shell:
         "python -m latentlab drift bench --params {params.json:q} {params.io} > {log} 2>&1"
+
+
+# Evidence the causes, readings and REVERSALS.md case 2 cite (issue 37; studies/drift/
+# evidence.py): published under published/real/drift/evidence/ and rebuilt with
+# `python -m latentlab rebuild published/real/drift/evidence/<name>.csv`
+rule drift_evidence:
+    input:
+        f"{DR_OUT}/evidence/synthetic_signal.csv",
+        f"{DR_OUT}/evidence/traces.csv",
+
+
+rule drift_evidence_synthetic_signal:
+    input:
+        networks=f"{DR_OUT}/synth_networks.npz",
+    output:
+        csv=f"{DR_OUT}/evidence/synthetic_signal.csv",
+    log:
+        f"{DR_LOG}/evidence_synthetic_signal.log",
+    benchmark:
+        f"{DR_BENCH}/evidence_synthetic_signal.tsv"
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=10,
+    params:
+        json=step_params("drift", "evidence_synthetic_signal"),
+        io=lambda w, input, output: io_args(input, output),
+    shell:
+        "python -m latentlab drift evidence_synthetic_signal --params {params.json:q} "
+        "{params.io} > {log} 2>&1"
+
+
+rule drift_evidence_traces:
+    input:
+        synth_trace=f"{DR_OUT}/synth_trace.csv",
+        monthly_trace=f"{DR_OUT}/monthly_trace.csv",
+    output:
+        csv=f"{DR_OUT}/evidence/traces.csv",
+    log:
+        f"{DR_LOG}/evidence_traces.log",
+    benchmark:
+        f"{DR_BENCH}/evidence_traces.tsv"
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    params:
+        json=step_params("drift", "evidence_traces"),
+        io=lambda w, input, output: io_args(input, output),
+    shell:
+        "python -m latentlab drift evidence_traces --params {params.json:q} {params.io} "
+        "> {log} 2>&1"

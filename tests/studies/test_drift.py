@@ -18,6 +18,7 @@ import yaml
 from latentlab.bench import bench_wide
 from latentlab.data.graph import TemporalGraph
 from latentlab.errors import ConfigError, DataError
+from latentlab.studies.drift.claims import CLAIMS as C_SPECS
 from latentlab.studies.drift.networks import monthly_networks
 from latentlab.studies.shape import load_study
 
@@ -93,6 +94,7 @@ def test_steps_on_tiny_inputs(tmp_path):
         "first_t": 4,
         "missing_chains": 1,
         "missing_burnin": 2,
+        "missing_splits": 2,
         "processes": 1,
     }
     outs = {k: tmp_path / f"m_{k}" for k in ("forecast", "missing", "timing")}
@@ -104,10 +106,19 @@ def test_steps_on_tiny_inputs(tmp_path):
     f = pd.read_csv(outs["forecast"])
     assert set(f.method) == {"Naive", "Baseline", "LFRM_last", "LFRM_all", "DRIFT"}
     assert sorted(f.t.unique()) == [4, 5] and np.isfinite(f.ll).all()
-    m = pd.read_csv(outs["missing"])
-    assert (m.ll < 0).all() and len(m) == 5
-    tr = pd.read_csv(outs["trace"])  # DRIFT traces: 2 forecast months + missing, 3 its each
-    assert len(tr) == 3 * 3 and set(tr.task) == {"forecast", "missing"}
+    m = pd.read_csv(outs["missing"])  # 2 held-out splits x 5 methods, each its own mask
+    assert (m.ll < 0).all() and len(m) == 10 and sorted(m.split.unique()) == [0, 1]
+    assert (
+        not m[m.split == 0]
+        .ll.reset_index(drop=True)
+        .equals(m[m.split == 1].ll.reset_index(drop=True))
+    )
+    z = np.load(outs["matrices"])
+    assert len(z["labels"]) == len(z["score_DRIFT"]) and "score_DRIFT_s1" in z
+    assert not np.array_equal(z["heldout"], np.zeros_like(z["heldout"]))
+    # DRIFT traces: 2 forecast months + 2 missing-data fits, 3 iterations each
+    tr = pd.read_csv(outs["trace"])
+    assert len(tr) == 4 * 3 and set(tr.task) == {"forecast", "missing", "missing_s1"}
     assert (tr.K >= 0).all() and (tr.alpha > 0).all() and set(tr.iteration) == {0, 1, 2}
     st.execute(
         "fig2_7",
@@ -394,25 +405,83 @@ def test_fig2_6_pairs_tracking_and_underfit():
     assert judge(0.25, 0.5, "le", 0.0)[0] == "not_reproduced"
 
 
-def test_new_drift_rows_are_provable():
-    """Issue 21: the order rows of Figs 2.3, 2.4, 2.6 and 2.7 fail with their sides swapped
-    and pass a constructed input (direction_passes); C2.15b refuses half the pairs."""
-    from latentlab.claims.ledger import Ledger
-    from latentlab.claims.prove import load_counter_examples, prove_row
+def test_readings_are_declared_and_consistent():
+    """Issue 37: the readings parse as overrides of the study's section, each option differs,
+    and the real config's settings are the published options."""
+    from latentlab import readings
+    from latentlab.studies.drift.readings import READINGS
 
-    led = Ledger("drift", document="004")
-    kw = {"where": "w", "statement": "s", "dataset": "d", "data_kind": "real"}
-    led.order("C2.9b-LFRM_all", ours_a=[-80.0, -85.0, -90.0], ours_b=[-95.0, -99.0, -97.0],
-              test="t0.05", **kw)  # fmt: skip
-    led.order("C2.14-LL", ours_a=[-20.0], ours_b=[-25.0], **kw)
-    led.order("C2.15", ours_a=[0.6, 0.7, 0.5], ours_b=[0.2, 0.1, 0.3], test="t0.05", **kw)
-    led.order("C2.16-Baseline", ours_a=[0.96], ours_b=[0.92], **kw)
-    led.compare("C2.15b", paper_value=0.25, our_value=0.04, how="le", tolerance=0.0,
-                reject=0.5, **kw)  # fmt: skip
-    # a tie fails both ways round: only the registered counter-example shows it can pass
-    led.order("C2.16-LFRM_all", ours_a=[0.93], ours_b=[0.93], **kw)
-    load_counter_examples("drift")
-    for r in led.rows:
-        p = prove_row("drift", vars(r))
-        assert p.proven and not p.broken, (r.claim_id, p)
-    assert p.can_pass == "counter" and p.can_fail == "own"
+    readings.check("drift")
+    names = {r.name for r in READINGS}
+    assert {"sample_thin", "sigma_w", "baseline_norm", "synth_ab"} <= names
+    real = yaml.safe_load((ROOT / "config/real.yaml").read_text())["drift"]
+    used = readings.labels("drift", real)
+    assert used == {r.name: r.published for r in READINGS}
+    # a changed setting is named by its option
+    thin10 = json.loads(json.dumps(real))
+    thin10["monthly_fit"]["thin"] = 10
+    assert readings.labels("drift", thin10)["sample_thin"] == "every10"
+    for r in READINGS:
+        assert all(any(c.id == p.split("-")[0] or p.startswith(c.id) for c in C_SPECS)
+                   for p in r.rows), r.name  # fmt: skip
+
+
+def test_evidence_steps_on_tiny_inputs(tmp_path):
+    """The evidence targets: the oracle forecast on tiny synthetic networks (the former
+    generator given too) and the trace summary of two toy fits."""
+    from latentlab.studies.drift.claims import synthetic_traces
+    from latentlab.studies.drift.evidence import oracle_forecast
+
+    st = load_study("drift")
+    p = {"run": "t", "base_seed": 3, "threads": 1}
+    syn = {"n_datasets": 2, "N": 6, "T": 12, "a": 0.04, "b": 0.96}
+    net = tmp_path / "syn.npz"
+    st.execute("synth_data", {**p, "synthetic": syn}, {}, {"networks": net})
+    out = tmp_path / "evidence" / "synthetic_signal.csv"
+    out.parent.mkdir()
+    ev = {"oracle_draws": 50}
+    st.execute("evidence_synthetic_signal", {**p, "synthetic": syn, "evidence": ev},
+               {"networks": [net]}, {"csv": out})  # fmt: skip
+    df = pd.read_csv(out)
+    assert list(df.generator) == ["config"] * 2 + ["prior"] * 2
+    assert ((df.oracle_auc >= 0) & (df.oracle_auc <= 1)).all() and (df.oracle_ll < 0).all()
+    assert json.loads(out.with_suffix(".meta.json").read_text())["step"] == (
+        "evidence_synthetic_signal"
+    )
+    # the oracle on a network it generates with certainty: W large on shared features
+    Z = np.array([[1, 0], [1, 0], [0, 1], [0, 1]])
+    y = np.array([[0, 1, 0, 0], [1, 0, 0, 0], [0, 0, 0, 1], [0, 0, 1, 0]])
+    W = np.array([[20.0, -20.0], [-20.0, 20.0]])
+    auc, ll = oracle_forecast(Z, [0.0, 0.0], [1.0, 1.0], W, -10.0, y, np.random.default_rng(0), 5)
+    assert auc == 1.0 and ll > -1e-3
+    tr = synthetic_traces(0.0, fits=2, chains=3, burnin=20)
+    mt = synthetic_traces(10.0, fits=2, chains=3, burnin=20, seed=1).rename(
+        columns={"dataset": "t"}
+    )
+    fs, fm = tmp_path / "s.csv", tmp_path / "m.csv"
+    tr.to_csv(fs, index=False), mt.to_csv(fm, index=False)
+    out = tmp_path / "evidence" / "traces.csv"
+    st.execute("evidence_traces", {**p}, {"synth_trace": [fs], "monthly_trace": [fm]},
+               {"csv": out})  # fmt: skip
+    ev = pd.read_csv(out)
+    assert list(ev.source) == ["synthetic"] * 2 + ["monthly"] * 2
+    assert (ev.chains == 3).all() and (ev.iterations == 40).all()
+    # K+ climbs by 10 features over the burn-in in the monthly toy fits, not in the others
+    syn_, mon = ev[ev.source == "synthetic"], ev[ev.source == "monthly"]
+    assert (mon.K_last - mon.K_first > 10).all() and (syn_.K_last - syn_.K_first).abs().max() < 5
+    assert (mon.rhat_K > syn_.rhat_K.max()).all()
+
+
+def test_golden_ledger_names_the_reading_of_every_touched_row():
+    """Issue 37: the smoke ledger's ``reading`` column names, for every judged row a reading
+    touches, the option the run's settings implement (the published one in smoke)."""
+    from fnmatch import fnmatchcase
+
+    from latentlab.studies.drift.readings import READINGS
+
+    df = pd.read_csv(ROOT / "tests/golden/smoke/drift/claims.csv", keep_default_na=False)
+    judged = df[df.verdict.isin(["reproduced", "not_reproduced", "inconclusive"])]
+    for r in READINGS:
+        hit = judged[judged.claim_id.map(lambda c, r=r: any(fnmatchcase(c, p) for p in r.rows))]
+        assert len(hit), r.name
+        assert hit.reading.str.contains(f"{r.name}={r.published}").all(), r.name
