@@ -12,7 +12,7 @@ from latentlab.data.synthetic import decaying_alpha, lda_corpus_decaying_alpha
 from latentlab.errors import ConfigError
 from latentlab.settings import parse_settings
 from latentlab.studies.ais_eval import runs as core
-from latentlab.studies.ais_eval.study import Train
+from latentlab.studies.ais_eval.study import Iteration, Train
 from latentlab.studies.shape import load_study
 
 P = {
@@ -81,9 +81,72 @@ def test_train_outputs(models):
     np.testing.assert_allclose(models["phi"].sum(axis=0), 1.0)
     np.testing.assert_allclose(models["phi_perturbed"].sum(axis=0), 1.0)
     assert np.ptp(models["alpha_sym"]) == 0.0  # flat alpha, learned concentration
-    assert models["snap_phi"].shape[0] == 3 and list(models["snap_iter"]) == [10, 20, 30]
+    # train.first_snapshot 1 (the default): the document's Phi(1), then every 10th
+    assert models["snap_phi"].shape[0] == 4 and list(models["snap_iter"]) == [1, 10, 20, 30]
+    assert list(models["snap_grid"]) == [False, True, True, True]
     st = models["stats"]
     assert list(st[st[:, 5] == 1, 0]) == [15, 20, 25, 30]  # MALLET schedule: it > 10, % 5
+
+
+@pytest.mark.parametrize(
+    "first, every, n_iter, kept",
+    [(1, 10, 30, [1, 10, 20, 30]), (10, 10, 30, [10, 20, 30]), (15, 10, 40, [15, 20, 30, 40]),
+     (1, 1, 3, [1, 2, 3]), (25, 10, 30, [25, 30])],
+)  # fmt: skip
+def test_snapshots_kept(first, every, n_iter, kept):
+    assert [i for i in range(1, n_iter + 1) if core.snapshot_kept(i, first, every)] == kept
+
+
+def test_snapshot_streams_keep_the_grid_numbering():
+    """The grid snapshots keep the stream numbers of a run without the first snapshot (so
+    their baselines are the same bits); an off-grid first snapshot gets the next one."""
+    np.testing.assert_array_equal(core.snapshot_streams([False, True, True, True]), [3, 0, 1, 2])
+    np.testing.assert_array_equal(core.snapshot_streams([True, True, True]), [0, 1, 2])
+
+
+def test_first_snapshot_does_not_move_the_chain(models):
+    """Keeping the iteration-1 snapshot draws nothing: the learned, perturbed and symmetric
+    models, the stats and the grid snapshots equal those of train.first_snapshot 10."""
+    corpus, _ = lda_corpus_decaying_alpha(60, 40, 4, 20, 10, 1.0, 0.5, 0.05, 1)
+    tp = parse_settings(Train, dict(P["train"], first_snapshot=10), "ais_eval.train")
+    old = core.train_models(corpus, tp, seed=5)
+    assert list(old["snap_iter"]) == [10, 20, 30] and old["snap_grid"].all()
+    for k in ("phi", "alpha", "phi_perturbed", "phi_sym", "stats", "test_words"):
+        np.testing.assert_array_equal(old[k], models[k])
+    np.testing.assert_array_equal(old["snap_phi"], models["snap_phi"][1:])
+    # the iteration-1 topics are much flatter than the iteration-10 ones (Sec. 5.2.2)
+    ent = [float(-(p * np.log(p)).sum()) for p in models["snap_phi"][:2]]
+    assert ent[0] > ent[1]
+
+
+def test_iteration_path_starts_at_the_first_snapshot(models, tmp_path):
+    """Only iteration-AIS (its path) and the first snapshot's budget change with the first
+    snapshot: the baselines at every later grid snapshot are the same bits."""
+    e = parse_settings(Iteration, P["iteration"], "ais_eval.iteration")
+    np.savez(tmp_path / "m.npz", **models)
+    models = core.load_models(tmp_path / "m.npz")
+    new = core.iteration_runs(models, e, seed=4, threads=1)
+    old_models = dict(models)
+    for k in ("snap_phi", "snap_alpha", "snap_iter", "snap_grid"):
+        old_models[k] = models[k][1:]
+    old = core.iteration_runs(old_models, e, seed=4, threads=1)
+    assert sorted(new.iteration.unique()) == [1, 10, 20, 30]
+    assert sorted(old.iteration.unique()) == [10, 20, 30]
+    key = ["method", "n_temps", "run", "iteration", "doc"]
+    a, b = (x.set_index(key).loglik for x in (new, old))
+    late = [(m, it) for m in ("std_ais", "lr") for it in (20, 30)]
+    for m, it in late:
+        pd.testing.assert_series_equal(a.xs((m, it), level=["method", "iteration"]),
+                                       b.xs((m, it), level=["method", "iteration"]))  # fmt: skip
+    # the first snapshot of each path has the extra temperatures: iteration 1 here, 10 there
+    upd = new.set_index(key).updates
+    n0 = P["iteration"]["n_temps"]
+    first = upd.xs(("std_ais", n0, 0, 1), level=["method", "n_temps", "run", "iteration"])
+    later = upd.xs(("std_ais", n0, 0, 10), level=["method", "n_temps", "run", "iteration"])
+    assert (first > later).all()
+    it_new = a.xs(("iteration_ais", 30), level=["method", "iteration"])
+    it_old = b.xs(("iteration_ais", 30), level=["method", "iteration"])
+    assert not np.allclose(it_new, it_old)
 
 
 def test_perturbation_keeps_counts():
@@ -178,6 +241,8 @@ def test_misspelt_key_is_refused_naming_it():
     [
         ("train.test_frac", 1.0, r"ais_eval\.train\.test_frac: must be > 0, < 1, got 1\.0"),
         ("train.snapshot_every", 40, r"ais_eval\.train\.snapshot_every: 40 > n_iter 30"),
+        ("train.first_snapshot", 31, r"ais_eval\.train\.first_snapshot: 31 > n_iter 30"),
+        ("train.first_snapshot", 0, r"ais_eval\.train\.first_snapshot: must be >= 1, got 0"),
         ("ntemps.grid", [2, 0], r"ais_eval\.ntemps\.grid\[1\]: must be >= 1, got 0"),
         ("perturbed.burn", -1, r"ais_eval\.perturbed\.burn: must be >= 0, got -1"),
         # checked inside the symasym job before issue 25

@@ -106,12 +106,22 @@ class Train:
     perturb_mode: Literal["topic", "cell"]
     # topic entropy and log prior recorded every stats_every iterations (Fig. 5.11)
     stats_every: int = setting(1, ge=1)
+    # the iteration of the first snapshot, the first model of the iteration-AIS path after
+    # the prior (then every multiple of snapshot_every after it). 1: the document's Φ(1)
+    # ("At the first learning iteration Φ(1)", Sec. 5.3.3; Fig 5.3's "Prior ⇒ Model at
+    # iteration 1"); snapshot_every: the grid alone (our run before issue 37). A reading:
+    # studies/ais_eval/readings.py (first_snapshot)
+    first_snapshot: int = setting(1, ge=1)
     max_test_docs: int | None = setting(None, ge=1)  # budget cap on evaluated test documents
 
     def __post_init__(self):
         if self.snapshot_every > self.n_iter:
             raise Invalid(
                 "snapshot_every", f"{self.snapshot_every} > n_iter {self.n_iter}: no snapshot"
+            )
+        if self.first_snapshot > self.n_iter:
+            raise Invalid(
+                "first_snapshot", f"{self.first_snapshot} > n_iter {self.n_iter}: no snapshot"
             )
 
 
