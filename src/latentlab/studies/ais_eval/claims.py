@@ -56,7 +56,10 @@ CLAIMS = [
     Claim(
         "C5.1-lr",
         where="Sec 5.1.1 (exact check: ours)",
-        statement="left-to-right converges to the exact log P(w|Phi,alpha)",
+        statement=(
+            "left-to-right gives the exact log P(w|Phi,alpha) where it is exact: 2-token "
+            "documents (Wallach's one-sweep LR is biased beyond, Buntine 2009)"
+        ),
         paper_value=0.0,
         how="abs",
         tolerance="claims.exact_abs",
@@ -712,9 +715,9 @@ def exact_checks(
     ).log_lik
     out["iteration_ais"] = np.abs(it - np.stack([ec, eb, ea], 1)).max()
     out["lr"] = np.abs(ais.left_to_right(ma, docs, R=2000, seed=seed).log_lik - ea).max()
+    two = [d[:2] for d in docs]
     out["lr_two_tokens"] = np.abs(
-        ais.left_to_right(ma, [d[:2] for d in docs], R=20000, seed=seed).log_lik
-        - E(ma, [d[:2] for d in docs])
+        ais.left_to_right(ma, two, R=20000, seed=seed).log_lik - E(ma, two)
     ).max()
     ab = ais.ratio_ais(ma, mb, docs, long_temps, S=S, seed=seed, stream=5).log_lik
     bc = ais.ratio_ais(mb, mc, docs, long_temps, S=S, seed=seed, stream=6).log_lik
@@ -732,6 +735,7 @@ def exact_checks(
     # the effects each check must resolve (issue 21: a value the rule must refuse): an
     # estimator that confused the two models, or answered "no difference", errs by these
     out["effect_ab"] = np.abs(ea - eb).mean()  # C5.1: log P under a vs b / the a-b ratio
+    out["effect_ab_two"] = np.abs(E(ma, two) - E(mb, two)).mean()  # C5.1-lr: 2-token docs
     out["effect_ac"] = np.abs(ea - ec).mean()  # C5.12: the a-c ratio
     out["effect_mp"] = np.abs(E(ma) - E(mp)).mean()  # C5.11: the ratio S=1/S=100 estimate
     out["effect_completion"] = abs(exact)  # C5.13
@@ -776,12 +780,14 @@ for _est in EXACT_ESTIMATORS:
 
 @STUDY.claim("C5.1-lr")
 def _(ctx):
-    two = max(x["lr_two_tokens"] for x in _exact(ctx))
+    eight = ", ".join(f"{x['lr']:.3g}" for x in _exact(ctx))
     return _exact_row(
-        ctx, "lr", "effect_ab", "log P_a - log P_b",
-        note=f"R=2000 particles; Wallach's LR (one resampling sweep per position) is exact "
-        f"for N<=2 (max error there {two:.3g}) but not consistent in R "
-        "for longer documents (Buntine 2009); the residual is a bias, not MC noise",
+        ctx, "lr_two_tokens", "effect_ab_two", "log P_a - log P_b on 2 tokens",
+        note=f"max |estimate - exact| over the 4 documents' first 2 tokens, R=20000; Wallach's "
+        "LR (one resampling sweep per position) is exact there, and not consistent in R for "
+        f"longer documents (Buntine 2009): on the 8-token documents, R=2000, {eight} per "
+        "problem, a bias that differs by problem (issue 38: no tolerance of an exact check "
+        "holds it)",
     )  # fmt: skip
 
 
