@@ -605,7 +605,7 @@ class Sample:
         self.D = len(docs[0])
         self.W = boot_weights(self.D, B, seed)
         self.ones = np.ones(self.D)
-        self.source = f"a bootstrap over the {self.D} test documents, runs pooled ({B} resamples)"
+        self.source = f"a bootstrap over the {self.D} test documents, runs pooled"
 
     def value_and_noise(self, stat) -> tuple[float, Noise | None]:
         """``stat(W)`` on the documents as measured, and its bootstrap Noise."""
@@ -1327,7 +1327,7 @@ class IterStats:
         self.W = boot_weights(self.D, B, seed)
         self.ones = np.ones(self.D)
         self.source = (f"a bootstrap over the {self.D} test documents of the iteration step, "
-                       f"{self.runs} runs pooled ({B} resamples)")  # fmt: skip
+                       f"{self.runs} runs pooled")  # fmt: skip
 
     def curve(self, W, m, n):
         """Mean log-likelihood per document at every snapshot: () x I or (B, I)."""
@@ -1354,6 +1354,11 @@ def _iter_stats(ctx, role) -> IterStats:
             ctx.csv(f"iteration_{role}"), ctx.seed(tag_offset("claims_boot", "iteration", role))
         ),
     )
+
+
+def _late(st: IterStats) -> str:
+    it = st.iters[st.late]
+    return f"{it[0]}-{it[-1]}"
 
 
 def _halves(st: IterStats) -> str:
@@ -1384,7 +1389,7 @@ def _(ctx):
             for m in ("iteration_ais", *BASELINES) for n in (st.n_small, st.n_big))  # fmt: skip
         return Measured(
             val, noise=nz, unit="resamples",
-            note=f"mean LL per doc over the later half ({_halves(st)}); n={st.n_small}, "
+            note=f"mean LL per doc over the later half (snapshots {_late(st)}); n={st.n_small}, "
             f"10n={st.n_big}: {parts}; {EVIDENCE}",
         )  # fmt: skip
 
