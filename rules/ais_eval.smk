@@ -17,6 +17,9 @@ AE_ROLES = sorted(AE["corpora"])
 AE_FIG_IDS = ["fig5_6", *SCATTER_ROLES, *ITERATION_FIGS, "fig5_11"]
 AE_TABLES = ["table5_1", "table5_2", "table5_3"]
 AE_TABLE_RAW = {"table5_1": "perturbed", "table5_2": "perturbed", "table5_3": "symasym"}
+# the evidence the causes and REVERSALS.md cite (studies/ais_eval/evidence.py), built on
+# demand: snakemake ais_eval_evidence (not part of the study's target)
+AE_EVIDENCE = ["doc_length", "iteration_jensen", "first_snapshot_synthetic"]
 STUDY_FIGURES["ais_eval"] = [f"{AE_OUT}/{f}.png" for f in AE_FIG_IDS]
 
 
@@ -222,3 +225,41 @@ rule ais_eval_claims:
         io=ae_io,
     shell:
         "python -m latentlab ais_eval claims --params {params.json:q} {params.io} > {log} 2>&1"
+
+
+def ae_evidence_input(w):
+    if w.name == "doc_length":
+        return {
+            f"{s}_{r}": ae_raw(s, r) for s in ("perturbed", "symasym") for r in AE_ROLES
+        }
+    if w.name == "iteration_jensen":
+        return {f"models_{r}": f"{AE_OUT}/models/{r}.npz" for r in AE_ROLES}
+    return {}
+
+
+rule ais_eval_evidence:
+    input:
+        [f"{AE_OUT}/evidence/{e}.csv" for e in AE_EVIDENCE],
+
+
+rule ais_eval_evidence_step:
+    input:
+        unpack(ae_evidence_input),
+    output:
+        csv=f"{AE_OUT}/evidence/{{name}}.csv",
+    log:
+        f"{AE_LOG}/evidence_{{name}}.log",
+    benchmark:
+        f"{AE_BENCH}/evidence_{{name}}.tsv"
+    wildcard_constraints:
+        name="|".join(AE_EVIDENCE),
+    threads: THREADS
+    resources:
+        mem_mb=4000,
+        runtime=240,
+    params:
+        json=lambda w: step_params("ais_eval", f"evidence_{w.name}"),
+        io=ae_io,
+    shell:
+        "python -m latentlab ais_eval evidence_{wildcards.name} --params {params.json:q} "
+        "{params.io} > {log} 2>&1"

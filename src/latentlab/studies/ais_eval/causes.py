@@ -1,32 +1,34 @@
 """Why the ``not_reproduced`` rows of ais_eval miss (issue 24): one :class:`Cause` per
 pattern over (claim id, dataset), first match wins, registered at the end of ``claims.py``.
 
-The published ``real`` ledger (``published/real/ais_eval/claims.csv``) has 33 misses on the
-two stand-in corpora (KOS for NIPS, Cora for ACL):
+The published ``real`` ledger (``published/real/ais_eval/claims.csv``, judged before issues
+37 and 38) has 33 misses on the two stand-in corpora (KOS for NIPS, Cora for ACL):
 
-* **genuine** (7): iteration-AIS, Figs 5.7-5.10 (C5.8a, C5.8b, C5.9). At the document's
-  per-link budget (S = 1, n = 1000, 1000 extra on the first link) the single-chain log
-  estimate sits below the likelihood by its Jensen gap Var(log w)/2, and that variance grows
-  along the links. ``published/real/REVERSALS.md`` case 4 ("stands") shows this. Its checks
-  are ``tests/evaluation/ais/test_ais_unbiased.py`` and the 16- and 8-chain re-runs on the
-  study's own snapshots (``published/real/reversals/ais_eval_iteration_ais_jensen_*.csv``).
-  And Fig 5.6's agreement at many temperatures (C5.5b), which still fails at the
-  document's 100 samples in the ladder (``published/ladder/ais_eval/``).
-* **reduction** (1): Fig 5.6's Std AIS below ratio-AIS at few temperatures (C5.5a) holds at
-  the document's 100 samples (the ladder's rung docs10_S100), not at the real run's 20.
-* **open** (25): the perturbed-topic and symmetric/asymmetric tables (5.1-5.3), and the
-  later-variance and smaller-dip rows of Figs 5.7-5.10 (C5.8c, C5.9b), which the ladder's
-  5 -> 10 test documents leave failing. Nothing published yet separates the candidate causes:
+* **open** (32). Iteration-AIS, Figs 5.7-5.10 (C5.8a, C5.8b, C5.9; ``genuine`` until issue
+  37): the published run started the path at the iteration-10 snapshot, the document at
+  Φ(1) (the reading ``first_snapshot``, ``readings.py``); at that start the single-chain log
+  estimate sits below the likelihood by its Jensen gap Var(log w)/2, which grows along the
+  links (``published/real/REVERSALS.md`` case 4: ``tests/evaluation/ais/test_ais_unbiased.py``
+  and the 16- and 8-chain re-runs ``published/real/reversals/ais_eval_iteration_ais_jensen_*``).
+  No ``genuine`` without the other reading: the readings sweep and the re-run at the
+  document's start settle them. Fig 5.6's agreement at many temperatures (C5.5b;
+  ``genuine`` until issue 38) is underpowered: its 2 SE at the document's S and n is 5x its
+  tolerance, so the noise rule makes it ``inconclusive`` at its next judging. The tables
+  (5.1-5.3) and the later-variance and smaller-dip rows of Figs 5.7-5.10 (C5.8c, C5.9b)
+  as before: nothing published yet separates the candidate causes:
   - the stand-ins' short documents (KOS test documents 25-376 tokens, Cora 6-171, where the
-    document used full NIPS/ACL papers; ``published/real/causes/ais_eval_doc_length.csv``);
+    document used full NIPS/ACL papers; ``published/real/ais_eval/evidence/doc_length.csv``);
   - the reduced test sets (80 documents; iteration-AIS on 5 of them);
   - the 20,000-temperature reference LR run;
   - the perturbation reading (Sec. 5.3.1's "new word-topic assignments": a new topic for the
-    same word, or a new (word, topic) cell).
+    same word, or a new (word, topic) cell: the reading ``perturbation``).
   A per-document look at the published raw results (Spearman of document length with the
   baselines' / ratio-AIS variance ratio: +0.06 to +0.29; no length trend in Table 5.1's
   percentages) is too weak to call these ``substitute``. Each open entry's evidence ends
   with the experiment that would settle it (``settle: ...``).
+* **reduction** (1): Fig 5.6's Std AIS below ratio-AIS at few temperatures (C5.5a) holds at
+  the document's 100 samples (the ladder's rung docs10_S100), not at the real run's 20 (the
+  noise rule makes the real run's row ``inconclusive``).
 """
 
 from __future__ import annotations
@@ -35,17 +37,21 @@ from latentlab.claims.spec import Cause
 
 CASE4 = "published/real/REVERSALS.md#case-4"
 UNBIASED = "tests/evaluation/ais/test_ais_unbiased.py"
+# the iteration-10 start's multi-chain re-runs (the published run's reading); the target
+# evidence/iteration_jensen.csv re-makes them for both starts (snakemake ais_eval_evidence)
 JENSEN = "published/real/reversals/ais_eval_iteration_ais_jensen_{}.csv"
+DOC_LENGTH = "published/real/ais_eval/evidence/doc_length.csv"
 T51 = "published/real/ais_eval/table5_1.csv"
 T52 = "published/real/ais_eval/table5_2.csv"
 T53 = "published/real/ais_eval/table5_3.csv"
 LADDER = "published/ladder/ais_eval/ladder.csv"
 # the settling experiments of the open entries (issue 24: in the evidence, so the ledger shows them)
 SETTLE_T51 = (
-    "settle: (a) the other reading of Sec. 5.3.1's perturbation, ais_eval.train.perturb_mode: "
-    "cell (config/real.yaml), the perturbed step on both corpora, ~15 CPU-min; (b) the "
-    "document's corpus and test set, config/paper.yaml (uci_nips, all held-out documents; "
-    "a download target), the perturbed step, ~5-10 CPU-h"
+    "settle: (a) the reading perturbation (Sec. 5.3.1: a token's new topic, or a new (word, "
+    "topic) cell), its real sweep snakemake --configfile=config/real.yaml "
+    "ais_eval_readings_perturbation (the perturbed and ntemps steps per option, ~2,400 "
+    "CPU-s); (b) the document's corpus and test set, config/paper.yaml (uci_nips, all "
+    "held-out documents; a download target), the perturbed step, ~5-10 CPU-h"
 )
 SETTLE_T52 = (
     "settle: the perturbed step on long documents, config/paper.yaml (uci_nips, full papers) "
@@ -61,53 +67,68 @@ SETTLE_T53V = (
     "whether the ratio moves with the test set"
 )
 SETTLE_ITER = (
-    "settle: the ladder's rung docs80_S100 (config/ladder.yaml: every test document of the "
-    "real run; ~80 min on 2 cores at the docs10 rungs' 0.62 CPU-s per test token)"
+    "settle: the ladder's rung docs80_S100 (config/ladder.yaml: iteration-AIS on every test "
+    "document of the real run, 80 per corpus instead of 5, so the bootstrap band of these "
+    "rows narrows ~4x; ~75 min on 2 cores at the docs10 rungs' 0.62 CPU-s per test token)"
+)
+# issue 37 lead 3: the document's start of the iteration-AIS path (Φ(1)) against ours
+SETTLE_START = (
+    "settle: the reading first_snapshot, the published run's start (iteration 10) against the "
+    "document's (iteration 1): snakemake --configfile=config/real.yaml "
+    "ais_eval_readings_first_snapshot (8 chains per document; 3,200-9,500 CPU-s) and "
+    "ais_eval_evidence (the 5 longest documents, both starts; ~600 CPU-s), then the real "
+    "re-run at first_snapshot: 1 (config/real.yaml)"
 )
 
 CAUSES = [
-    # --- iteration-AIS (Figs 5.7-5.10): REVERSALS case 4, "stands" -------------------------
+    # --- iteration-AIS (Figs 5.7-5.10): REVERSALS case 4 ("stands" at the iteration-10
+    # start); the document's start (Φ(1), the reading first_snapshot) not yet run on real
     Cause(
         "C5.8a",
-        "genuine",
-        f"{CASE4}; {JENSEN.format('cora')}: over it. >= 510, one chain's E[log w] -433.66, "
-        "E[log w] + Var/2 -429.20, 10n curves -429.9 to -428.9; weights unbiased: "
-        f"{UNBIASED}",
+        "open",
+        f"{CASE4}; at the iteration-10 start, {JENSEN.format('cora')}: over it. >= 510, one "
+        "chain's E[log w] -433.66, E[log w] + Var/2 -429.20, 10n curves -429.9 to -428.9; "
+        f"weights unbiased: {UNBIASED}; {SETTLE_START}",
         dataset="cora",
     ),
     Cause(
         "C5.8a",
-        "genuine",
-        f"{CASE4}; {JENSEN.format('kos')}: over it. >= 510, 8 chains' logmeanexp -585.05 "
-        f"vs one chain's E[log w] -588.18 (Var log w 20.5); {UNBIASED}",
+        "open",
+        f"{CASE4}; at the iteration-10 start, {JENSEN.format('kos')}: over it. >= 510, 8 "
+        f"chains' logmeanexp -585.05 vs one chain's E[log w] -588.18 (Var log w 20.5); "
+        f"{UNBIASED}; {SETTLE_START}",
         dataset="kos",
     ),
     Cause(
         "C5.8b",
-        "genuine",
-        f"{CASE4}; {JENSEN.format('cora')}: Var(log w) of the S = 1 accumulated weight grows "
-        f"along the links, 0.81 (it. 10) -> 12.48 (it. 1000); {UNBIASED}",
+        "open",
+        f"{CASE4}; at the iteration-10 start, {JENSEN.format('cora')}: Var(log w) of the S = 1 "
+        f"accumulated weight grows along the links, 0.81 (it. 10) -> 12.48 (it. 1000); "
+        f"{UNBIASED}; {SETTLE_START}",
         dataset="cora",
     ),
     Cause(
         "C5.8b",
-        "genuine",
-        f"{CASE4}; {JENSEN.format('kos')}: Var(log w) of the S = 1 accumulated weight grows "
-        f"along the links, 9.90 (it. 10) -> 22.99 (it. 1000); {UNBIASED}",
+        "open",
+        f"{CASE4}; at the iteration-10 start, {JENSEN.format('kos')}: Var(log w) of the S = 1 "
+        "accumulated weight grows along the links, 9.90 (it. 10) -> 22.99 (it. 1000), 9.9 of "
+        f"it from the first link (prior -> iteration 10); {UNBIASED}; {SETTLE_START}",
         dataset="kos",
     ),
     Cause(
         "C5.9",
-        "genuine",
-        f"{CASE4}; {JENSEN.format('cora')}: the S = 1 dip is the Jensen gap's growth: E[log w] "
-        "-432.63 (it. 700) -> -435.27 (1000) while E + Var/2 stays at -429.10 -> -429.03",
+        "open",
+        f"{CASE4}; at the iteration-10 start, {JENSEN.format('cora')}: the S = 1 dip is the "
+        "Jensen gap's growth: E[log w] -432.63 (it. 700) -> -435.27 (1000) while E + Var/2 "
+        f"stays at -429.10 -> -429.03; {SETTLE_START}",
         dataset="cora",
     ),
     Cause(
         "C5.9",
-        "genuine",
-        f"{CASE4}; {JENSEN.format('kos')}: one S = 1 run's noise on a flat expectation: 8-chain "
-        "E[log w] -589.26 (it. 500), -588.77 (1000); Var(log w) 15.5-25.0 per doc, 5 docs",
+        "open",
+        f"{CASE4}; at the iteration-10 start, {JENSEN.format('kos')}: one S = 1 run's noise on "
+        "a flat expectation: 8-chain E[log w] -589.26 (it. 500), -588.77 (1000); Var(log w) "
+        f"15.5-25.0 per doc, 5 docs; {SETTLE_START}",
         dataset="kos",
     ),
     # --- Table 5.1 (C5.3 cheap, T5.1-exp expensive): % of documents preferring the learned
@@ -133,7 +154,7 @@ CAUSES = [
     # 12-59x, so the ratio falls short (67 / 71 vs >= 100). Candidate: document length (a
     # per-document perplexity ratio exp(dL/N_d) of a short document carries more variance);
     # within our 80 documents the per-document ratio barely follows N_d (Spearman +0.06 to
-    # +0.29, published/real/causes/ais_eval_doc_length.csv), too weak to decide.
+    # +0.29, published/real/ais_eval/evidence/doc_length.csv), too weak to decide.
     Cause(
         "C5.14",
         "open",
@@ -169,12 +190,15 @@ CAUSES = [
     ),
     Cause(
         "C5.5b",
-        "genuine",
-        f"{LADDER}: at the document's S = 100 and n = 30,000 (>= its 20,000), spread 0.165 + "
-        "2 SE 0.50 against tolerance 0.098 (S = 20: 0.090 + 1.2); Std AIS's per-sample sd at "
-        "n = 30,000 is 2.50 (docs10_S100/ais_eval/fig5_6.csv), so at 100 samples its 2 SE "
-        "alone is 5x the tolerance. On the KOS stand-in: the document's NIPS document is rung "
-        "uci_nips_doc (cluster only)",
+        "open",
+        f"{LADDER}: underpowered, not genuine (issue 38): at the document's S = 100 and "
+        "n = 30,000 (>= its 20,000), spread 0.165 +- 2 SE 0.50 against tolerance 0.098 "
+        "(S = 20: 0.090 +- 1.2); Std AIS's per-sample sd at n = 30,000 is 2.50 "
+        "(docs10_S100/ais_eval/fig5_6.csv), so at 100 samples its 2 SE alone is 5x the "
+        "tolerance: the noise rule makes the row inconclusive (claims.py); settle: the row's "
+        "next judging (the real re-run's claims step gives it inconclusive, no cause); ~56 runs "
+        "of 100 samples (~5,600) at n = 30,000 would decide it at the ladder's mean (0.165, "
+        "above the bound), ~400,000 samples at the real run's (0.090)",
         dataset="kos",
     ),
     # --- Table 5.3 correlations with the long LR run (C5.7a cheap, T5.3c-exp expensive). The

@@ -7,7 +7,8 @@ Steps:
 
 * :func:`train` — split a corpus (~10% test documents), train LDA by collapsed Gibbs with
   Minka's asymmetric alpha and symmetric beta on the MALLET schedule (inferred from Figs 5.7,
-  5.11), keep snapshots every ``snapshot_every`` iterations (restricted to the test vocabulary) and
+  5.11), keep snapshots at ``first_snapshot`` (the document's Φ(1), Sec. 5.3.3) and every
+  ``snapshot_every`` iterations after it (restricted to the test vocabulary) and
   per-iteration topic entropy / log prior (Fig. 5.11); build the perturbed topics
   (5% of the assignments moved, Sec. 5.3.1) and an independently trained symmetric-alpha model
   (flat alpha, concentration learned; Table 5.3).
@@ -151,6 +152,25 @@ def perturb_counts(z, w, n_wk, K, frac, mode, rng):
     return n_wk
 
 
+def snapshot_kept(it: int, first: int, every: int) -> bool:
+    """Whether CGS iteration ``it`` (1-based) is a snapshot of Figs 5.7-5.10: the first
+    snapshot ``first`` (train.first_snapshot; the document's Φ(1), Sec. 5.3.3), then every
+    multiple of ``every`` after it."""
+    return it == first or (it > first and it % every == 0)
+
+
+def snapshot_streams(snap_grid) -> np.ndarray:
+    """The random-stream index of each snapshot in the iteration step: the snapshots on the
+    ``snapshot_every`` grid are numbered 0, 1, ... in order (the streams of the run before
+    train.first_snapshot existed, so their baselines stay bit for bit), the others (a first
+    snapshot off the grid) after them."""
+    grid = np.asarray(snap_grid, bool)
+    out = np.empty(len(grid), np.int64)
+    out[grid] = np.arange(int(grid.sum()))
+    out[~grid] = int(grid.sum()) + np.arange(int((~grid).sum()))
+    return out
+
+
 # the sub-seeds of a train step (shape.derive_seed(seed, r=...)): r = 0 the split and the
 # learned chain, r = 1 the symmetric-alpha chain, r = PERTURB_R the perturbed topics
 PERTURB_R = 7
@@ -170,6 +190,7 @@ def train_models(corpus, tp: Train, seed: int) -> dict:
     test_docs = ais.corpus_token_lists(test_c)
     test_vocab = np.unique(np.concatenate(test_docs))
     stats, snaps, snap_alpha, snap_iter = [], [], [], []
+    first = tp.first_snapshot
     t0 = time.perf_counter()
 
     def on_iter(m, it, optimized):
@@ -180,7 +201,7 @@ def train_models(corpus, tp: Train, seed: int) -> dict:
             ent0, lp0 = _entropy_and_logprior(m.n_wk, m.n_k, beta0)
             row = (it, ent, lp, float(m.alpha.sum()), float(m.beta), optimized, ent0, lp0)
             stats.append(row)
-        if it % every == 0:
+        if snapshot_kept(it, first, every):
             phi = m.phi_wk()
             snaps.append(phi[test_vocab])
             snap_alpha.append(m.alpha.copy())
@@ -215,6 +236,7 @@ def train_models(corpus, tp: Train, seed: int) -> dict:
         "snap_phi": np.stack(snaps),
         "snap_alpha": np.stack(snap_alpha),
         "snap_iter": np.array(snap_iter),
+        "snap_grid": np.array([it % every == 0 for it in snap_iter]),
         "stats": st,
         "info": np.frombuffer(
             __import__("json")
@@ -372,6 +394,8 @@ def iteration_runs(models: dict, e: Iteration, seed: int, threads: int) -> pd.Da
     phis_full = np.concatenate([phis, rest], axis=1)
     alphas = models["snap_alpha"]
     iters = models["snap_iter"]
+    # a models file written before train.first_snapshot: every snapshot on the grid
+    streams = snapshot_streams(models.get("snap_grid", np.ones(len(iters), bool)))
     lens = np.array([len(d) for d in docs])
     rows = []
     for n in (e.n_temps, e.n_temps * e.factor):
@@ -385,15 +409,16 @@ def iteration_runs(models: dict, e: Iteration, seed: int, threads: int) -> pd.Da
                 m = _restricted_model(phis[i], alphas[i], f"snapshot {iters[i]}")
                 # matched per-model budgets: n temperatures (the first snapshot gets n + extra)
                 nb = n + extra if i == 0 else n
+                k = int(streams[i])
                 sa = ais.standard_ais(
-                    m, docs, nb, 1, seed, 200 + 1000 * i + 10 * r + n % 7, threads
+                    m, docs, nb, 1, seed, 200 + 1000 * k + 10 * r + n % 7, threads
                 )
                 lr = ais.left_to_right(
                     m,
                     docs,
                     n_temps=nb,
                     seed=seed,
-                    stream=300 + 1000 * i + 10 * r + n % 7,
+                    stream=300 + 1000 * k + 10 * r + n % 7,
                     threads=threads,
                 )
                 for d in range(len(docs)):

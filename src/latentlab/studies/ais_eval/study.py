@@ -8,6 +8,17 @@ own (chapter 5: Sec. 5.1-5.3, Algorithm 8, Figs 5.4-5.11, Tables 5.1-5.3).
 The settings of every step: the fields are the keys of the ``ais_eval`` config section
 the step reads, the defaults here are the only defaults. Corpora have roles named after
 the document's corpus they stand in for (``nips``, ``acl``; Sec. 5.3).
+
+Notes
+-----
+Readings (``readings.py``, issue 37): ``first_snapshot``, where the iteration-AIS path of
+Figs 5.7-5.10 starts (the document's Φ(1), ``train.first_snapshot: 1``, or the
+iteration-10 snapshot of the run before), and ``perturbation``, what Sec. 5.3.1's
+perturbation moves (``train.perturb_mode``); ``snakemake ais_eval_readings`` sweeps them.
+The evidence files of the causes and REVERSALS.md case 4 (``evidence/doc_length.csv``,
+``evidence/iteration_jensen.csv``, ``evidence/first_snapshot_synthetic.csv``) are built by
+``snakemake ais_eval_evidence``, not by the study's target. The table and figure rows take
+their noise from a bootstrap over the test documents (``claims.py``).
 """
 
 from __future__ import annotations
@@ -25,7 +36,7 @@ STUDY = Study(
     "ais_eval",
     document="Foulds 2014 (seed 004), ch. 5",
     title="AIS and other likelihood estimators for topic models",
-    modules=("runs", "figures", "tables", "claims", "bench"),
+    modules=("runs", "figures", "tables", "claims", "bench", "evidence"),
     source=Source(
         "004", "Foulds (PhD 2014): DRIFT, TIR, SCVB0, AIS evaluation", "Foulds 2014", "ch. 5"
     ),
@@ -106,12 +117,22 @@ class Train:
     perturb_mode: Literal["topic", "cell"]
     # topic entropy and log prior recorded every stats_every iterations (Fig. 5.11)
     stats_every: int = setting(1, ge=1)
+    # the iteration of the first snapshot, the first model of the iteration-AIS path after
+    # the prior (then every multiple of snapshot_every after it). 1: the document's Φ(1)
+    # ("At the first learning iteration Φ(1)", Sec. 5.3.3; Fig 5.3's "Prior ⇒ Model at
+    # iteration 1"); snapshot_every: the grid alone (our run before issue 37). A reading:
+    # studies/ais_eval/readings.py (first_snapshot)
+    first_snapshot: int = setting(1, ge=1)
     max_test_docs: int | None = setting(None, ge=1)  # budget cap on evaluated test documents
 
     def __post_init__(self):
         if self.snapshot_every > self.n_iter:
             raise Invalid(
                 "snapshot_every", f"{self.snapshot_every} > n_iter {self.n_iter}: no snapshot"
+            )
+        if self.first_snapshot > self.n_iter:
+            raise Invalid(
+                "first_snapshot", f"{self.first_snapshot} > n_iter {self.n_iter}: no snapshot"
             )
 
 
@@ -167,6 +188,8 @@ class Exact:
     S: int = setting(20, ge=1)
     long_temps: int = setting(10000, ge=1)
     S_many: int = setting(100, ge=1)
+    # tiny problems (seeds) each check is run on: the rows' replicates (issue 38)
+    replicates: int = setting(3, ge=1)
 
 
 @dataclass(frozen=True)
@@ -179,6 +202,59 @@ class Bench:
 
 
 @dataclass(frozen=True)
+class JensenEvidence:
+    """evidence/iteration_jensen.csv (issue 22 case 4; issue 37 lead 3): iteration-AIS on the
+    study's own snapshots with ``chains`` independent chains per document at the iteration
+    step's n and extra (iteration.n_temps, iteration.extra), along each path its models
+    hold (from train.first_snapshot, and from the first snapshot of the grid: the reading
+    first_snapshot), on the first ``n_docs`` test documents and on the ``n_docs`` longest
+    (``doc_sets``); left-to-right at n and factor x n (one run) at every snapshot beside it."""
+
+    chains: int = setting(8, ge=2)  # independent chains per document (S)
+    n_docs: int = setting(5, ge=1)  # documents per set
+    # first: the iteration step's documents; longest: the longest evaluated test documents
+    doc_sets: list[Literal["first", "longest"]] = setting(factory=lambda: ["first", "longest"])
+
+
+@dataclass(frozen=True)
+class SyntheticPathEvidence:
+    """evidence/first_snapshot_synthetic.csv (issue 37 lead 3's synthetic check): a
+    synthetic LDA corpus (``corpus``), CGS with ``K`` topics for ``n_iter`` iterations, the
+    snapshots at iteration 1 and every ``snapshot_every``; on ``n_test`` held-out documents,
+    iteration-AIS with ``n_temps`` temperatures per link (+ ``extra`` on the first), ``runs``
+    independent chains, from the iteration-1 snapshot and from the first grid snapshot, and
+    left-to-right with ``lr_particles`` particles at every snapshot: the deficit of each path
+    against it."""
+
+    corpus: Synthetic = field(
+        default_factory=lambda: Synthetic(n_docs=200, n_vocab=1000, n_topics=20, doc_length=600,
+                                          min_length=400, alpha_sum=2.0, alpha_decay=1.0)
+    )  # fmt: skip
+    K: int = setting(20, ge=1)  # topics of the trained model
+    n_iter: int = setting(100, ge=1)  # CGS iterations
+    snapshot_every: int = setting(10, ge=1)  # the grid of snapshots after iteration 1
+    test_frac: float = setting(0.05, gt=0, lt=1)  # held-out fraction of the documents
+    n_test: int = setting(3, ge=1)  # held-out documents scored
+    n_temps: int = setting(1000, ge=1)  # temperatures per link
+    extra: int = setting(1000, ge=0)  # extra temperatures on the prior -> first model link
+    runs: int = setting(4, ge=2)  # independent chains per document
+    lr_particles: int = setting(12, ge=1)  # the left-to-right reference's particles
+
+    def __post_init__(self):
+        if self.snapshot_every >= self.n_iter:
+            raise Invalid("snapshot_every", f"{self.snapshot_every} >= n_iter {self.n_iter}")
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """The evidence files the causes and REVERSALS.md cite (issue 37: targets, not scripts;
+    ``snakemake ais_eval_evidence``)."""
+
+    jensen: JensenEvidence = field(default_factory=JensenEvidence)
+    synthetic: SyntheticPathEvidence = field(default_factory=SyntheticPathEvidence)
+
+
+@dataclass(frozen=True)
 class Tolerances:
     """Tolerances of the claims."""
 
@@ -186,13 +262,10 @@ class Tolerances:
     s1_vs_s100_abs: float = setting(0.05, ge=0)  # C5.11
     # C5.6: spread of the four expensive corpus ratios
     path_spread_abs: float = setting(1e-3, ge=0)
-    # C5.5a/b, C5.4b (ours: the document gives no number): a difference counts as
-    # "agreement" when its 95% interval lies within this fraction of the effect measured
-    # (the converged log-likelihood difference), so the tolerance scales with the effect,
-    # not with the estimator's noise
+    # C5.5a/b (ours: the document gives no number): Fig 5.6's margin and agreement band,
+    # this fraction of the effect measured (the converged log-likelihood difference), so it
+    # scales with the effect, not with the estimator's noise
     effect_rel: float = setting(0.1, ge=0)
-    # T5.1 ACL expensive: "similar" % of documents (ours; doc: 0.4)
-    pct_similar: float = setting(5.0, ge=0)
 
 
 # ------------------------------------------------------------------ step settings
@@ -235,6 +308,18 @@ class CorporaSettings:
     """Tables and figures label corpora by role and dataset."""
 
     corpora: dict[str, Corpus]
+
+
+@dataclass(frozen=True)
+class JensenSettings:
+    corpora: dict[str, Corpus]
+    iteration: Iteration
+    evidence: Evidence = field(default_factory=Evidence)
+
+
+@dataclass(frozen=True)
+class SyntheticPathSettings:
+    evidence: Evidence = field(default_factory=Evidence)
 
 
 @dataclass(frozen=True)
