@@ -32,22 +32,23 @@ def test_exact_without_posterior_variance():
     assert np.allclose(got, log_expit((2 * y - 1) * (X @ q.m)), atol=1e-12)
 
 
-@pytest.mark.parametrize("scale", [0.1, 0.5, 1.5])
-def test_a_lower_bound_on_the_predictive_and_close_to_it(scale):
-    """Below the exact log predictive for every case; the gap grows with the variance
-    (the bound is quadratic in s) and stays small where the posterior is narrow."""
-    q, rng = _q(scale=scale, seed=1)
-    X = rng.standard_normal((50, 4))
-    y = (rng.random(50) < 0.5).astype(float)
-    got = B.jj_bound_log_predictive(q, X, y)
-    mu = (2 * y - 1) * (X @ q.m)
-    v = ((X @ q.V) * X).sum(1)
-    exact = _exact_log_predictive(mu, v)
-    assert (got <= exact + 1e-10).all()
-    gap = exact - got
-    if scale == 0.1:
-        assert gap.max() < 1e-2
-    assert gap.max() < 1.0
+def test_a_lower_bound_on_the_predictive_and_close_to_it():
+    """Below the exact log predictive for every case, by at most v/8 (the bound's
+    curvature -2 lambda(xi) >= -1/4 against log sigma's >= -1/4: an O(v) gap); the gap
+    grows with the posterior's width."""
+    means = []
+    for scale in (0.1, 0.5, 1.5):
+        q, rng = _q(scale=scale, seed=1)
+        X = rng.standard_normal((50, 4))
+        y = (rng.random(50) < 0.5).astype(float)
+        got = B.jj_bound_log_predictive(q, X, y)
+        mu = (2 * y - 1) * (X @ q.m)
+        v = ((X @ q.V) * X).sum(1)
+        gap = _exact_log_predictive(mu, v) - got
+        assert (gap >= -1e-10).all()
+        assert (gap <= v / 8).all()
+        means.append(gap.mean())
+    assert means[0] < 0.01 and means[0] < means[1] < means[2]
 
 
 def test_closed_form_is_the_integral_of_the_bound():

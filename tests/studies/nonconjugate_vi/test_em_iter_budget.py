@@ -196,7 +196,7 @@ def test_the_evidence_step_reads_the_sweeps_and_their_time_budget(tmp_path):
     entry changed matches everywhere but there."""
     table = _evidence(tmp_path, _timed(tmp_path), {})
     got = budget_mapping(table)
-    assert got == EXPECTED and table.in_config.isna().all() and not table.matches.any()
+    assert got == EXPECTED and (table.in_config == -1).all() and not table.matches.any()
     corpora = [{"name": c, "kind": "synthetic", "n_docs": 10, "n_vocab": 10, "K_true": 2,
                 "mean_len": 5} for c in ("x", "y")]  # fmt: skip
     budget = json.loads(json.dumps(EXPECTED))

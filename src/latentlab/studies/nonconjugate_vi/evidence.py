@@ -52,7 +52,7 @@ def time_budget_of(sweep_paths) -> float:
 def evidence_em_iter_budget(ctx) -> None:
     """The EM iteration budget floor(S / t) + 1 per (corpus, K, method) from the timed
     sweeps (S their time budget, t their seconds per EM iteration), beside the run's
-    ``ctm.em_iter_budget`` (``in_config``; ``matches``)."""
+    ``ctm.em_iter_budget`` (``in_config``, -1 where it sets none; ``matches``)."""
     from latentlab.studies.nonconjugate_vi.em_budget import budget_table
 
     paths = ctx.input_list("timed")
@@ -63,11 +63,12 @@ def evidence_em_iter_budget(ctx) -> None:
     cfg = []
     for r in table.itertuples(index=False):
         try:
-            cfg.append(c.iter_budget(r.corpus, int(r.K), r.method))
+            n = c.iter_budget(r.corpus, int(r.K), r.method)
         except KeyError:
-            cfg.append(None)
-    table["in_config"] = pd.array(cfg, dtype="Int64")
-    table["matches"] = table.em_iter_budget.eq(table.in_config).fillna(False).astype(bool)
+            n = None
+        cfg.append(-1 if n is None else int(n))  # -1: the run's config sets none
+    table["in_config"] = cfg
+    table["matches"] = table.em_iter_budget.eq(table.in_config)
     meta = {
         "time_budget_s": seconds,
         "rule": "em_iter_budget = floor(S / t) + 1, t = sum fit_time_s / sum em_iters over seeds",
