@@ -96,8 +96,7 @@ def test_zigzag_needs_a_rise_and_a_fall():
 
 def test_bl_seed_curves_keep_converged_fits_of_seeds_with_three_k():
     rows = [(k, 100 + k, "bl", b, -8.0, True) for k, b in ((5, -7.0), (10, -7.2), (20, -7.1))]
-    rows += [(k, 200 + k, "bl", b, -8.0, c) for k, b, c in ((5, -7.0), (10, -7.2), (20, -7.1))
-             for c in [k != 20]]  # fmt: skip
+    rows += [(k, 200 + k, "bl", b, -8.0, k != 20) for k, b in ((5, -7.0), (10, -7.2), (20, -7.1))]
     curves = C.bl_seed_curves(_sweep("c", rows))
     assert list(curves) == [0]  # replicate r = 1 (seeds 2xx) has two converged K only
     assert list(curves[0].index) == [5, 10, 20]

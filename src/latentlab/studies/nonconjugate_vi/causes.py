@@ -25,7 +25,7 @@ a miss another option reproduces takes the cause ``reading`` from its sweep auto
   tolerance, or whose document value lies between ours at two prior variances.
 - **open** (4), each with the experiment that would settle it (``settle: ...``): Fig 5 on
   20 Newsgroups (the ``em_budget`` sweep, EM to its tolerance, ~75 CPU-min) and C3-conv
-  (the fig2 step at config/paper.yaml's settings).
+  (the ``fig2_setting`` sweep: config/paper.yaml's Fig 2, ~20 CPU-min).
 """
 
 from __future__ import annotations
@@ -49,12 +49,13 @@ CAUSES = [
     # ------------------------------------------------------------------ Fig 2, Sec 3.2
     Cause("C3-conv", "open", f"{_NCV}/fig2_monotone.csv: Ahmed-Xing converged on 100 of 100 "
           "AP documents at K = 20 after 3 EM iterations (config/real.yaml: "
-          "nonconjugate_vi.fig2; the documents are the replicates); settle: the fig2 step at "
-          "config/paper.yaml's nonconjugate_vi.fig2 (`snakemake --cores 2 "
-          "--configfile=config/paper.yaml results/paper/nonconjugate_vi/fig2_monotone.csv`: "
-          "K = 50, 20 EM iterations, all 449 test documents; hypothesis: sharper topics make "
-          "the undamped Newton step from m = 0 overshoot); ~20 EM iterations x ~26 s (a "
-          "Laplace E-step at K = 50 on the AVX-512 VM) plus the checks: ~15-20 CPU-min",
+          "nonconjugate_vi.fig2; the documents are the replicates); settle: the fig2_setting "
+          "readings sweep of config/real.yaml (`snakemake --cores 2 "
+          "--configfile=config/real.yaml nonconjugate_vi_readings_fig2_setting`: its k50_em20 "
+          "option is config/paper.yaml's Fig 2, K = 50 after 20 EM iterations, all 449 test "
+          "documents; hypothesis: sharper topics make the undamped Newton step from m = 0 "
+          "overshoot; a reproduction there gives the row the cause reading); ~20 EM iterations "
+          "x ~26 s (a Laplace E-step at K = 50 on the AVX-512 VM) plus the checks: ~20 CPU-min",
           dataset="ap"),
     # ------------------------------------------------------------------ Fig 5a, C8
     # The AP ladder (published/ladder/nonconjugate_vi/: EM to its tolerance, K <= 30 with 3

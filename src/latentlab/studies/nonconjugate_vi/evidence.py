@@ -107,23 +107,23 @@ def converged_fit(job) -> list[dict]:
 
 def summarise(trace: pd.DataFrame, sweep: pd.DataFrame | None) -> pd.DataFrame:
     """Per fit: its values at the EM iteration the run's sweep stopped the same fit
-    (``sweep_stop``; with the sweep's held-out value beside, a check that the two agree)
-    and at its last iteration (``converged``: EM reached its tolerance, else
-    ``last_iteration``)."""
+    (``sweep_stop``) and at its last iteration (``converged``: EM reached its tolerance,
+    else ``last_iteration``); beside each, the sweep's own row of the fit (its held-out
+    value: at ``sweep_stop`` a check that the two agree; NaN without one)."""
     out = []
     for (K, seed, method), g in trace.groupby(["K", "seed", "method"], sort=False):
         g = g.sort_values("em_iter")
-        pts = []
+        pts, p = [], None
         if sweep is not None:
-            p = sweep[(sweep.K == K) & (sweep.seed == seed) & (sweep.method == method)]
-            if len(p):
-                p = p.iloc[0]
+            hit = sweep[(sweep.K == K) & (sweep.seed == seed) & (sweep.method == method)]
+            if len(hit):
+                p = hit.iloc[0]
                 at = g[g.em_iter == int(p.em_iters)]
                 if len(at):
-                    pts.append(("sweep_stop", at.iloc[0], p))
+                    pts.append(("sweep_stop", at.iloc[0]))
         last = g.iloc[-1]
-        pts.append(("converged" if last.em_stop == "tolerance" else "last_iteration", last, None))
-        for point, row, p in pts:
+        pts.append(("converged" if last.em_stop == "tolerance" else "last_iteration", last))
+        for point, row in pts:
             out.append({
                 "K": int(K), "seed": int(seed), "method": method, "point": point,
                 "em_iter": int(row.em_iter), "em_stop": row.em_stop, "cpu_s": row.cpu_s,
@@ -163,4 +163,5 @@ def evidence_fig5_converged(ctx) -> None:
     meta = {"corpus": info, "K": list(ev.K), "seeds": ev.seeds, "methods": list(ev.methods),
             "em_max_iter": ev.em_max_iter, "cpu_s_total": cpu}  # fmt: skip
     write_table(trace, ctx.output("traces"), meta=ctx.meta(**meta))
-    write_table(summarise(trace, sweep), ctx.output("csv"), meta=ctx.meta(**meta))
+    # NaN: a fit the run's sweep does not hold (its sweep_* columns)
+    write_table(summarise(trace, sweep), ctx.output("csv"), meta=ctx.meta(**meta), allow_nan=True)
