@@ -93,9 +93,11 @@ def labels(study: str, section: Mapping | None) -> dict[str, str]:
     return {r.name: option_of(st, r, section or {}) for r in rs}
 
 
-def check(study: str) -> None:
+def check(study: str, base: Mapping | None = None) -> None:
     """A study's readings are consistent with its claims and its settings: every row
-    pattern matches a claim, every option's overrides parse, the options differ."""
+    pattern matches a claim, every option's overrides parse (merged over ``base``, a
+    complete section of the study's config, for a study whose settings need keys without
+    defaults), the options differ."""
     from latentlab.studies.shape import load_study
 
     st = load_study(study)
@@ -106,7 +108,7 @@ def check(study: str) -> None:
     for r in rs:
         for label, over in r.options.items():
             try:
-                st.check_config(copy.deepcopy(over))
+                st.check_config(runconfig.merge(base or {}, over))
             except ConfigError as e:
                 raise ValueError(f"{study} reading {r.name} option {label}: {e}") from None
         flats = [json.dumps(_plain(_flat(o)), sort_keys=True) for o in r.options.values()]

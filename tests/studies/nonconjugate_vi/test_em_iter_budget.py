@@ -1,10 +1,9 @@
 """The sweep's deterministic EM budget (ctm.em_iter_budget, Sec. 5.1 / Fig. 5): checked at
-start-up, applied per (corpus, K, method), recorded per fit (em_stop); the rule of
-scripts/ncvi_em_iter_budget.py on a small fake sweep, and the block config/real.yaml shows."""
+start-up, applied per (corpus, K, method), recorded per fit (em_stop); the rule of the
+evidence_em_iter_budget step on a small fake sweep, and the block config/real.yaml shows."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 
@@ -12,7 +11,7 @@ import pandas as pd
 import pytest
 import yaml
 
-from latentlab.errors import ConfigError
+from latentlab.errors import ConfigError, DataError
 from latentlab.studies.nonconjugate_vi.em_budget import (
     budget_iterations,
     budget_mapping,
@@ -21,11 +20,7 @@ from latentlab.studies.nonconjugate_vi.em_budget import (
 )
 
 ROOT = Path(__file__).resolve().parents[3]
-_spec = importlib.util.spec_from_file_location(
-    "ncvi_em_iter_budget", ROOT / "scripts" / "ncvi_em_iter_budget.py"
-)
-script = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(script)
+TIMED = [ROOT / f"published/real/causes/ncvi_timed_ctm_sweep_{c}.csv" for c in ("ap", "newsgroups")]
 
 CTM = {
     "corpora": [
@@ -122,7 +117,7 @@ def test_without_a_budget_the_sweep_names_its_stop(tmp_path):
     assert set(df.em_stop) == {"tolerance"} and df.em_converged.all()
 
 
-# ------------------------------------------------------------------ the rule and the script
+# ------------------------------------------------------------------ the rule and the evidence step
 def test_budget_is_floor_of_seconds_over_t_plus_one():
     assert budget_iterations(40, 3.12) == 13  # 12 iterations take 37.4 s: the 13th crosses
     assert budget_iterations(40, 10.0) == 5  # 40 s after 4 is not over the budget
@@ -176,32 +171,62 @@ def test_the_rule_on_a_fake_sweep_gives_the_expected_table():
     assert yaml.safe_load(budget_yaml(budget_mapping(t), indent=0)) == {"em_iter_budget": EXPECTED}
 
 
-def test_the_script_reads_the_sweeps_and_their_time_budget(tmp_path, capsys):
+def _evidence(tmp_path, paths, ctm) -> pd.DataFrame:
+    out = tmp_path / "em_iter_budget.csv"
+    params = {"run": "test", "base_seed": 3, "threads": 1, "ctm": ctm}
+    inputs = {"timed": [str(p) for p in paths]}
+    _study().execute("evidence_em_iter_budget", params, inputs=inputs, outputs={"csv": out})
+    return pd.read_csv(out)
+
+
+def _timed(tmp_path, seconds=40.0) -> list[Path]:
     paths = []
     for corpus, g in _fake_sweep().groupby("corpus"):
         p = tmp_path / f"ctm_sweep_{corpus}.csv"
         g.to_csv(p, index=False)
-        meta = {"settings": {"ctm": {"em_time_budget_s": 40.0}}}
+        meta = {"settings": {"ctm": {"em_time_budget_s": seconds}}}
         p.with_suffix(".meta.json").write_text(json.dumps(meta))
         paths.append(p)
-    argv = ["--sweeps", *map(str, paths), "--bench-targets", str(tmp_path / "none.csv")]
-    assert script.main([*argv, "--yaml-only"]) == 0
-    out = capsys.readouterr().out
-    assert yaml.safe_load(out) == {"em_iter_budget": EXPECTED}
-    # another S: the same times give other budgets
-    assert script.main([*argv, "--yaml-only", "--seconds", "20"]) == 0
-    assert yaml.safe_load(capsys.readouterr().out)["em_iter_budget"]["x"][5]["bl"] == 3
-    assert script.main(argv) == 0
-    assert "floor(40 / t) + 1" in capsys.readouterr().out
+    return paths
 
 
-def test_the_budget_of_real_yaml_is_the_scripts_output_on_the_timed_sweeps(capsys):
-    """The budget config/real.yaml runs with is printed by the script from the 40 s run's
-    sweeps (published/real/causes/ncvi_timed_*), not typed; it replaces the
-    time budget and passes the start-up check of the real run."""
-    assert script.main(["--yaml-only"]) == 0
-    printed = yaml.safe_load(capsys.readouterr().out)
+def test_the_evidence_step_reads_the_sweeps_and_their_time_budget(tmp_path):
+    """The step derives floor(S / t) + 1 with S from the sweeps' meta.json and puts the
+    run's own budget beside it: a config with the expected mapping matches everywhere, one
+    entry changed matches everywhere but there."""
+    table = _evidence(tmp_path, _timed(tmp_path), {})
+    got = budget_mapping(table)
+    assert got == EXPECTED and (table.in_config == -1).all() and not table.matches.any()
+    corpora = [{"name": c, "kind": "synthetic", "n_docs": 10, "n_vocab": 10, "K_true": 2,
+                "mean_len": 5} for c in ("x", "y")]  # fmt: skip
+    budget = json.loads(json.dumps(EXPECTED))
+    budget["y"]["10"]["bl"] = 9
+    ctm = {"corpora": corpora, "K_grid": [5, 10], "methods": ["laplace", "bl"],
+           "em_iter_budget": budget}  # fmt: skip
+    table = _evidence(tmp_path, _timed(tmp_path), ctm)
+    off = table[~table.matches]
+    assert list(zip(off.corpus, off.K, off.method, strict=True)) == [("y", 10, "bl")]
+    assert int(off.in_config.iloc[0]) == 9 and int(off.em_iter_budget.iloc[0]) == 5
+
+
+def test_sweeps_without_one_time_budget_are_refused(tmp_path):
+    paths = _timed(tmp_path)
+    paths[1].with_suffix(".meta.json").write_text(
+        json.dumps({"settings": {"ctm": {"em_time_budget_s": 20.0}}})
+    )
+    with pytest.raises(DataError, match="single time budget"):
+        _evidence(tmp_path, paths, {})
+
+
+def test_the_budget_of_real_yaml_is_the_evidence_of_the_timed_sweeps(tmp_path):
+    """The budget config/real.yaml runs with is derived by the evidence step from the 40 s
+    run's sweeps (published/real/causes/ncvi_timed_*), not typed: every entry matches; it
+    replaces the time budget and passes the start-up check of the real run."""
     real = yaml.safe_load((ROOT / "config" / "real.yaml").read_text())["nonconjugate_vi"]
-    assert {"em_iter_budget": real["ctm"]["em_iter_budget"]} == printed
+    table = _evidence(tmp_path, TIMED, real["ctm"])
+    assert len(table) == 24 and table.matches.all()
+    assert {"em_iter_budget": real["ctm"]["em_iter_budget"]} == yaml.safe_load(
+        budget_yaml(budget_mapping(table), indent=0)
+    )
     assert real["ctm"]["em_time_budget_s"] is None
     _study().check_config(real)

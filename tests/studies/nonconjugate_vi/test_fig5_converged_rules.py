@@ -6,7 +6,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from latentlab.claims.spec import Measured, NotRun
+from latentlab.claims.spec import NotRun, Sides
 from latentlab.studies.nonconjugate_vi import claims as C
 from latentlab.studies.shape import StepContext
 
@@ -33,14 +33,34 @@ def test_c9_leaves_out_pairs_cut_by_the_budget(tmp_path):
         (10, 1, "laplace", -8.50, False), (10, 1, "bl", -8.30, True),
     ])  # fmt: skip
     (m,) = C._c9(_ctx(tmp_path, df), "bl")
-    assert isinstance(m, Measured)
-    assert m.value == pytest.approx(0.01)
-    assert "1 converged (K, seed) pair" in m.note and "laplace K=5: 1/1, K=10: 0/1" in m.note
+    assert isinstance(m, Sides) and m.unit == "converged (K, seed) pairs"
+    assert m.a == [-8.40] and m.b == [-8.41]
+    assert "judged on 1 of 2 (K, seed) pairs, K = 5 of 5, 10" in m.note
+    assert "the other K are not judged" in m.note
+    assert "laplace K=5: 1/1, K=10: 0/1" in m.note
     assert "cut by the EM budget: min -0.2000" in m.note
-    # with the cut Laplace fit converged, the same numbers give the reversal
+    # with the cut Laplace fit converged, the same numbers give the reversal at K = 10
     df.loc[2, "em_converged"] = True
     (m,) = C._c9(_ctx(tmp_path, df), "bl")
-    assert m.value == pytest.approx(-0.2)
+    assert m.a == [-8.40, -8.50] and m.b == [-8.41, -8.30]
+    assert "judged on 2 of 2 (K, seed) pairs" in m.note and "not judged" not in m.note
+
+
+def test_c9_on_fewer_than_three_pairs_is_inconclusive(tmp_path):
+    """One or two converged pairs leave "Laplace always better" inconclusive (no spread);
+    three pairs, Laplace ahead in each, reproduce it; three pairs with one behind, at the
+    noise of the three, stay inconclusive."""
+    from latentlab.claims.ledger import decide_order
+
+    rows = [(5, s, m, v, True) for s, (a, b) in enumerate([(-8.40, -8.41), (-8.30, -8.32),
+            (-8.35, -8.36)], 1) for m, v in (("laplace", a), ("bl", b))]  # fmt: skip
+    (two,) = C._c9(_ctx(tmp_path, _sweep(rows[:4])), "bl")
+    assert decide_order(two.a, two.b, ">", 0.0).verdict == "inconclusive"
+    (three,) = C._c9(_ctx(tmp_path, _sweep(rows)), "bl")
+    assert decide_order(three.a, three.b, ">", 0.0).verdict == "reproduced"
+    rows[-1] = (5, 3, "bl", -8.30, True)  # Laplace now behind by 0.05 in seed 3
+    (mixed,) = C._c9(_ctx(tmp_path, _sweep(rows)), "bl")
+    assert decide_order(mixed.a, mixed.b, ">", 0.0).verdict == "inconclusive"
 
 
 def test_c9_without_a_converged_pair_is_not_run(tmp_path):

@@ -30,10 +30,19 @@ TINY = {
     },
     "fig2": {"corpus": "a", "K": 3, "em_iters": 1, "n_check_docs": 5},
     "fig6": {"corpus": "a", "K": 3, "em_max_iter": 2, "seeds": 2},
-    "bench": {"corpus": "a", "K": [3], "n_docs": 10, "em_iters": 1, "blr_problems": 1},
+    "bench": {
+        "corpus": "a",
+        "K": [3],
+        "n_docs": 10,
+        "em_iters": 1,
+        "blr_problems": 1,
+        "repeats": 2,
+    },
+    "fig5_converged": {"K": [2, 3], "em_max_iter": 8},
     "blr": {
         "methods": ["jj", "laplace", "delta", "jj_seq"],
         "jj_tol": 1e-6,
+        "resplits": 2,
         "table1": [
             {
                 "name": "yeast",
@@ -74,8 +83,11 @@ def outputs(tmp_path_factory):
     st.check_config({k: v for k, v in TINY.items() if k not in ("run", "base_seed", "threads")})
     o = tmp_path_factory.mktemp("ncvi")
     f = {k: o / k for k in ("sweep.csv", "traces.csv", "f2m.csv", "hist.csv", "t1p.csv",
-                            "t2s.csv", "bench.csv", "claims.csv")}  # fmt: skip
+                            "t2s.csv", "bench.csv", "claims.csv", "f5c.csv",
+                            "f5c_traces.csv")}  # fmt: skip
     _step(st, "sweep", outputs={"csv": f["sweep.csv"]}, corpus="a")
+    _step(st, "evidence_fig5_converged", {"sweep": f["sweep.csv"]},
+          {"csv": f["f5c.csv"], "traces": f["f5c_traces.csv"]})  # fmt: skip
     _step(st, "fig2_traces", outputs={"traces": f["traces.csv"], "monotone": f["f2m.csv"]})
     _step(st, "fig6_history", outputs={"history": f["hist.csv"]})
     _step(st, "table1_problems", outputs={"problems": f["t1p.csv"]})
@@ -108,6 +120,11 @@ def test_tables_have_paper_columns(outputs):
     t1 = pd.read_csv(outputs["table1"])
     assert set(t1.method) == {"jj", "laplace", "delta", "jj_seq"}
     assert {"paper_accuracy_pct", "paper_loglik", "p_accuracy_vs_jj"} <= set(t1.columns)
+    # the standard split's means; the re-splits (blr.resplits) only give the noise
+    per = pd.read_csv(outputs["t1p.csv"])
+    assert sorted(per.split.unique()) == [0, 1, 2] and set(t1.n_splits) == {3}
+    std = per[per.split == 0].groupby(["dataset", "method"], sort=False).loglik.mean()
+    assert np.allclose(t1.set_index(["dataset", "method"]).loglik.loc[std.index], std)
     t2 = pd.read_csv(outputs["table2"])
     assert len(t2) == 3 * 4 and set(t2.setting) == {"separate", "pooled", "hierarchical"}
 
@@ -196,9 +213,12 @@ def test_a_bad_value_is_refused_naming_it(key, value, msg):
 def test_tolerance_change_reruns_only_the_claims(tmp_path, rules_changed):
     """Snakemake reruns a job when its params change: a claims tolerance must reach only the
     claims step, never a fit."""
-    assert rules_changed(
+    changed = rules_changed(
         "nonconjugate_vi", {"nonconjugate_vi": {"claims": {"p_value": 0.01}}}, tmp_path
-    ) == {"nonconjugate_vi_claims"}
+    )
+    # the study's claims, and the claims of each option of its smoke readings sweeps
+    assert "nonconjugate_vi_claims" in changed
+    assert all(r.endswith("nonconjugate_vi_claims") for r in changed), changed
 
 
 def test_c15_rows_are_per_comparison_orders_over_splits(outputs):
@@ -218,3 +238,44 @@ def test_c15_rows_are_per_comparison_orders_over_splits(outputs):
         assert rule["how"] == "order" and rule["test"].startswith("t")
         assert len(rule["a"]) == n_splits
         assert ("paper_a" in rule) == (cid != "C15-delta-log-pooled")
+
+
+def test_every_empirical_row_carries_its_replicates(outputs):
+    """Issue 38: every judged empirical row has n_rep and its rule of the current version;
+    none is a bare boolean; the timing rows are per K, over repeated timings."""
+    from latentlab.claims.ledger import RULE_VERSION, load_rule
+
+    df = read_claims(outputs["claims.csv"])
+    judged = df[df.verdict.isin(["reproduced", "not_reproduced", "inconclusive"])]
+    emp = judged[judged.data_kind != "identity"]
+    assert len(emp) > 20
+    for r in emp.itertuples():
+        rule = load_rule(r.rule)
+        assert rule["v"] == RULE_VERSION and rule["how"] != "true", r.claim_id
+        assert int(r.n_rep) >= 1, r.claim_id
+    c12 = df[df.claim_id.str.startswith("C12")]
+    assert list(c12.claim_id) == ["C12-K3"]
+    assert len(load_rule(c12.iloc[0].rule)["a"]) == 2  # bench.repeats
+    assert df[df.claim_id == "C17"].n_rep.astype(int).tolist() == [5]
+
+
+def test_the_reading_column_names_each_rows_option(outputs):
+    df = read_claims(outputs["claims.csv"])
+    t2 = df[df.claim_id == "T2-pooled/jj-loglik"].iloc[0]
+    assert "blr_predictive=plugin" in t2.reading and "prior_var=v1p0" in t2.reading
+    assert "jj_form=batch" in t2.reading
+    assert df[df.claim_id == "C1"].reading.tolist() == [""]
+
+
+def test_fig5_evidence_continues_the_sweeps_fits(outputs):
+    """The evidence fits are the sweep's fits (same split, topics, seeds) run on: at the
+    iteration the sweep stopped a fit, its held-out likelihood is the sweep's."""
+    ev = pd.read_csv(outputs["f5c.csv"])
+    stop = ev[ev.point == "sweep_stop"]
+    assert len(stop) == 2 * 3  # K in {2, 3} x three methods, one seed
+    assert np.allclose(stop.heldout_per_word, stop.sweep_heldout_per_word, rtol=1e-12)
+    last = ev[ev.point != "sweep_stop"]
+    m = stop.merge(last, on=["K", "seed", "method"], suffixes=("_stop", "_last"))
+    assert len(m) == 6 and (m.em_iter_last >= m.em_iter_stop).all()
+    tr = pd.read_csv(outputs["f5c_traces.csv"])
+    assert tr.groupby(["K", "method"]).em_iter.max().le(8).all()

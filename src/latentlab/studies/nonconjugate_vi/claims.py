@@ -17,7 +17,6 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from latentlab.claims.prove import counter_example, direction_passes
 from latentlab.claims.spec import Claim, Measured, NotRun, Sides
 from latentlab.studies.nonconjugate_vi.figures import converged_fits
 from latentlab.studies.nonconjugate_vi.study import STUDY, ClaimsSettings
@@ -154,6 +153,7 @@ def exact_checks(seed: int) -> dict:
         )
         gaps_l.append(fl.bound - estl)
     out["C17"] = float(max(gaps))
+    out["C17_gaps"] = [float(g) for g in gaps]
     out["C17_laplace_max_excess"] = float(max(gaps_l))
     return out
 
@@ -189,10 +189,11 @@ CLAIMS = [
           note="numerical maximisation over (m, chol V)", **_SYN),
     Claim("C3", "Sec. 3.2", "theta_hat = previous m (Ahmed-Xing) gives one Newton step", 0.0,
           how="abs", tolerance="claims.c3_abs", **_SYN),
-    Claim("C3-conv", "Sec. 3.2", "theta_hat = previous m (Ahmed-Xing: undamped Newton steps "
-          "alternating with phi) did not always converge: the share of checked documents that "
-          "reach the E-step tolerance within the iteration cap is below 1",
-          "did not always converge", how="order", direction="<"),
+    Claim("C3-conv", "Sec. 3.2", "Ahmed-Xing's updates did not always converge (per document: "
+          "converged 1, else 0)", "did not always converge", how="order", direction="<",
+          note="theta_hat = previous m: undamped Newton steps alternating with phi; a "
+          "document converges when it reaches the E-step tolerance within the iteration cap; "
+          "the checked documents are the replicates"),
     Claim("C4", "Sec. 3.3 Eq. 18", "CTM q(z): phi_nk ∝ exp(m_k) beta_k,w exactly, same for "
           "Laplace and delta", 0.0, how="abs", tolerance="claims.c4_abs", **_SYN),
     Claim("C5", "Appendix B, C", "CTM gradient/Hessian/delta gradient and BLR "
@@ -201,84 +202,103 @@ CLAIMS = [
     Claim("C6", "Sec. 3.3", "Language model: E_q[exp theta] = exp(m + diag V / 2) (MC, 1e5 "
           "samples, max rel. error)", 0.0, how="abs", tolerance="claims.c6_abs", **_SYN,
           note="identity: a Monte Carlo check of the lognormal mean our code computes"),
-    Claim("C17", "Sec. 5.1 / ctm-c", "Blei-Lafferty objective is a true lower bound: max over "
-          "docs of bound - (IS estimate + 3 se) <= 0", 0.0, how="le",
-          tolerance="claims.c17_le", **_MC),
+    Claim("C17", "Sec. 5.1 / ctm-c", "Blei-Lafferty objective is a true lower bound: bound - "
+          "(IS estimate + 3 se) per document", 0.0, how="le", tolerance="claims.c17_le",
+          note="the documents are the replicates", **_MC),
     *[Claim(f"C7-{m}", "Fig. 2", f"Eq. 21 objective increases over per-document iterations "
-            f"({m}); fraction of test documents monotone", "claims.c7_monotone_fraction",
+            f"({m}): share of documents monotone", "claims.c7_monotone_fraction",
             how="ge", reject=0.5,
-            note="paper: 'typical'; we require >= 90% of documents (half, no trend, fails)")
+            note="paper: 'typical'; we require >= 90% of documents (half, no trend, fails); "
+            "each checked document 1 or 0: the replicates")
       for m in ("laplace", "delta")],
     *[Claim(f"C8-{m}", "Fig. 5a", f"per-word approximate bound ({m}) generally increases "
-            "with K (Spearman rho)", 0.0, how="ge", tolerance=-1e-12, group="fig5")
+            "with K (Spearman rho, per seed)", 0.0, how="ge", tolerance=-1e-12,
+            group="fig5")
       for m in ("laplace", "delta")],  # tolerance -1e-12: reproduced iff rho > 0
     Claim("C8-bl", "Fig. 5a", "BL's true bound lies below the Laplace approximate bound at "
-          "every K (min difference)", 0.0, how="ge", group="fig5"),
-    Claim("C8-bl-far", "Fig. 5a / Sec. 5.1", "on AP, BL's objective 'does not come close to "
-          "the approximate bound and is not plotted': every converged BL fit's per-word bound "
-          "below the lowest per-K mean approximate bound (Laplace, delta) by more than the span "
-          "of those means over K (the height of the panel they fill), on converged fits only",
-          "BL below the plotted range by more than its height", how="order", group="fig5"),
-    Claim("C8-bl-erratic", "Fig. 5a / Sec. 5.1", "on NYT, BL's objective 'behaves "
-          "erratically' against K: its per-K mean per-word bound over converged fits both "
-          "rises and falls between consecutive K, each move beyond 2 standard errors (seed "
-          "sd pooled over K)", "rises and falls with K", how="true", group="fig5"),
-    *[Claim(f"C9-{o}", "Fig. 5b", f"held-out per-word log likelihood: Laplace > {o} at every "
-            "K in every seed, on converged fits only (min difference over the (K, seed) pairs "
-            "whose two EM runs both reached their tolerance; topics paired by seed)", 0.0,
-            how="ge", tolerance=-1e-12, group="fig5")
-      for o in ("delta", "bl")],  # tolerance -1e-12: reproduced iff every difference > 0
-    Claim("C9-delta-bl", "Fig. 5b / Sec. 5.1", "held-out per-word log likelihood: Blei and "
-          "Lafferty's approach 'performed worse than both of our algorithms', the delta side: "
-          "delta > BL in every (K, seed) pair whose two EM runs both reached their tolerance "
-          "(margin 0: the document gives no values)", "delta > BL", how="order", group="fig5"),
-    Claim("C10", "Fig. 5b", "held-out likelihood eventually decreases with K, Laplace, on "
-          "converged fits only: the best held-out per-word LL over the smaller K above the one "
-          "at the largest converged K", "best smaller K > largest K", how="order", group="fig5"),
-    Claim("C11-a", "Fig. 6a", "Laplace reaches a higher approximate bound sooner than delta "
-          "(value at the time the faster run ends), in every seed (margin 0: the document "
-          "shows curves, no values)", "Laplace > delta", how="order"),
+          "every K (min difference over K, per seed)", 0.0, how="ge", group="fig5"),
+    Claim("C8-bl-far", "Fig. 5a / Sec. 5.1", "on AP, BL's bound 'does not come close to the "
+          "approximate bound and is not plotted' (converged fits)",
+          "BL below the plotted range by more than its height", how="order", group="fig5",
+          note="every converged BL fit's per-word bound below the lowest per-K mean "
+          "approximate bound (Laplace, delta) by more than the span of those means over K "
+          "(the height of the panel they fill)"),
+    Claim("C8-bl-erratic", "Fig. 5a / Sec. 5.1", "on NYT, BL's bound 'behaves erratically' "
+          "against K: it rises and falls (zigzag per seed, nats/word)", 0.0, how="ge",
+          tolerance=-1e-12, group="fig5",
+          note="per seed, over its converged fits: min(largest rise, largest fall) between "
+          "consecutive K, > 0 only when the curve does both"),
+    *[Claim(f"C9-{o}", "Fig. 5b", f"held-out per-word LL: Laplace > {o} at every K in every "
+            "seed ('always better'; converged fits)", f"Laplace > {o}", how="order",
+            group="fig5",
+            note="the (K, seed) pairs whose two EM runs both reached their tolerance are the "
+            "replicates (topics paired by seed); margin 0: the document gives no values")
+      for o in ("delta", "bl")],
+    Claim("C9-delta-bl", "Fig. 5b / Sec. 5.1", "held-out per-word LL: BL 'performed worse "
+          "than both of our algorithms', the delta side (converged fits)", "delta > BL",
+          how="order", group="fig5",
+          note="delta > BL in every (K, seed) pair whose two EM runs both reached their "
+          "tolerance (margin 0: the document gives no values); C9-bl is the Laplace side"),
+    Claim("C10", "Fig. 5b", "held-out likelihood eventually decreases with K (Laplace, "
+          "converged fits, paired by seed)", "best smaller K > largest K", how="order",
+          group="fig5",
+          note="the held-out per-word LL at the best smaller K (by the mean) above the one at "
+          "the largest converged K"),
+    Claim("C11-a", "Fig. 6a", "Laplace reaches a higher approximate bound sooner than delta, "
+          "in every seed", "Laplace > delta", how="order",
+          note="value at the time the faster run ends; margin 0: the document shows curves, "
+          "no values"),
     Claim("C11-b", "Fig. 6b", "Laplace reaches a higher held-out log likelihood sooner than "
-          "delta, in every seed (margin 0)", "Laplace > delta", how="order"),
-    Claim("C11-c", "Fig. 6a", "approximate bound increases at every EM iteration (both "
-          "methods): the smallest per-iteration change over every run, per word", 0.0,
-          how="ge", tolerance=1e-9, reject=-1e-3,
-          note="a drop of 1e-3 nats per word (the size of the document's Fig 6 gaps) fails"),
-    Claim("C12", "footnote 7", "BL is slower than Laplace per E-step (ratio BL/Laplace; the "
-          "document: > 5x, C vs Python; ours: both Python)", 1.0, how="ge",
-          note="we only require ratio > 1: same-language comparison"),
-    Claim("C16-ctm", "Secs. 1, 5.1, 6", "Laplace is faster than delta: delta's CTM E-step "
-          "takes longer per document (margin 0: the document gives no times)", "delta > Laplace",
-          how="order"),
-    Claim("C16-blr", "Sec. 5.2", "Laplace is faster than delta: delta's BLR fit takes longer "
-          "per problem (margin 0: the document gives no times)", "delta > Laplace", how="order"),
+          "delta, in every seed", "Laplace > delta", how="order", note="margin 0"),
+    Claim("C11-c", "Fig. 6a", "approximate bound increases at every EM iteration (smallest "
+          "step of each run, per word)", 0.0, how="ge", tolerance=1e-9, reject=-1e-3,
+          note="both methods, every seed: the runs are the replicates; a drop of 1e-3 nats "
+          "per word (the size of the document's Fig 6 gaps) fails"),
+    Claim("C12", "footnote 7", "BL's method takes longer than Laplace's, both in one language "
+          "(CTM E-step seconds per document)", "BL > Laplace (document: > 5x, C vs Python)",
+          how="order",
+          note="per K, repeated timings the replicates, margin 0; the document's 'more than "
+          "five times' timed the authors' C code against its Python and is not tested: a "
+          "timing across languages says nothing of ours"),
+    Claim("C16-ctm", "Secs. 1, 5.1, 6", "Laplace is faster than delta: CTM E-step seconds per "
+          "document, both in one language", "delta > Laplace", how="order",
+          note="per K, repeated timings the replicates, margin 0 (the document gives no "
+          "times); both methods in the same language (the document's: Python; ours: numba)"),
+    Claim("C16-blr", "Sec. 5.2", "Laplace is faster than delta: BLR fit seconds per Table 1 "
+          "problem", "delta > Laplace", how="order",
+          note="the problems are the replicates; margin 0: the document gives no times"),
     *[c for m in ("laplace", "delta") for c in (
         Claim(f"C13-acc-{m}", "Table 1", f"{m} accuracy > JJ by half the document's gap "
-              "(per problem, one-sided t-test over problems at claims.p_value)", "", how="order",
-              group="table1"),
-        Claim(f"C13-ll-{m}", "Table 1", f"{m} log predictive likelihood much better than JJ: "
-              "by half the document's gap (per problem, one-sided t-test over problems)", "",
-              how="order", group="table1"),
+              "(t-test over problems)", "", how="order", group="table1",
+              note="per problem, one-sided t-test over problems at claims.p_value"),
+        Claim(f"C13-ll-{m}", "Table 1", f"{m} log likelihood much better than JJ: by half the "
+              "document's gap (t-test over problems)", "", how="order", group="table1",
+              note="per problem, one-sided t-test over problems at claims.p_value"),
     )],
-    Claim("C14-acc", "Table 1", "Laplace and delta accuracies nearly identical (|diff| in "
-          "points)", 0.0, how="abs", tolerance="claims.c14_acc_points", group="table1"),
-    Claim("C14-ll", "Table 1", "Laplace and delta log likelihoods nearly identical (|diff|)",
-          0.0, how="abs", tolerance="claims.c14_loglik", group="table1"),
+    Claim("C14-acc", "Table 1", "Laplace and delta accuracies nearly identical (Laplace - "
+          "delta, points)", 0.0, how="abs", tolerance="claims.c14_acc_points",
+          group="table1", note="within the tolerance either way"),
+    Claim("C14-ll", "Table 1", "Laplace and delta log likelihoods nearly identical (Laplace - "
+          "delta)", 0.0, how="abs", tolerance="claims.c14_loglik", group="table1",
+          note="within the tolerance either way"),
     *[Claim(f"T1-{m}-{col.split('_')[0]}", "Table 1", f"Table 1 {m} {lab}", "Table 1 value",
             how="abs", tolerance="claims.t1_loglik", group="table1")
       for m in _T1_METHODS for col, lab, tol in _COLS],
     *[Claim(f"C15-{m}-{lab}", "Table 2 / Sec. 5.2", "hierarchical better than the "
             f"non-hierarchical models in {'accuracy' if lab == 'accuracy' else 'log likelihood'}"
-            f" ({m}): per split, one-sided t-test over splits at claims.p_value, margin "
-            "claims.gap_frac x the document's gap (0 where it gives none)",
-            "hierarchical > pooled, separate", how="order")
+            f" ({m}; t-test over splits)", "hierarchical > pooled, separate", how="order",
+            note="per split, one-sided t-test over splits at claims.p_value, margin "
+            "claims.gap_frac x the document's gap (0 where it gives none)")
       for m in ("laplace", "delta") for lab in ("accuracy", "log")],
     Claim("FN9", "Table 1 footnote 9", "standard BLR (Laplace, delta) performs the same as the "
           "multi-task methods of Xue et al. (2007) and Archambeau et al. (2011) on Yeast and "
           "Scene", "the same", dataset="yeast, scene", data_kind="none"),
     Claim("C15-best", "Table 2", "hierarchical Laplace has the best log likelihood, "
-          "significantly better than all others (max p-value, paired t-test over splits)",
-          "claims.p_value", how="le"),
+          "significantly (t-test over splits)", "hierarchical/laplace > every other",
+          how="order",
+          note="one row per other (setting, method): hierarchical Laplace above it per split, "
+          "one-sided t-test over splits at claims.p_value (margin 0: the document gives the "
+          "test's level only)"),
     *[Claim(f"T2-{s}/{m}-{col.split('_')[0]}", "Table 2", f"Table 2 {s}/{m} {lab}",
             "Table 2 value", how="abs", tolerance="claims.t2_loglik")
       for s, m in _T2_ROWS for col, lab, tol in _COLS],
@@ -302,9 +322,11 @@ for _cid in ("C1", "C2", "C3", "C4", "C5", "C6"):
 def _c17(ctx):
     ex = _exact(ctx)
     return Measured(
-        ex["C17"],
-        note=f"Laplace Eq. 21 minus IS estimate, max: {ex['C17_laplace_max_excess']:.4g} "
-        "(may be positive: not a bound)",
+        ex["C17_gaps"],
+        unit="documents",
+        note=f"max over the {len(ex['C17_gaps'])} documents {ex['C17']:.4g}; Laplace Eq. 21 "
+        f"minus IS estimate, max: {ex['C17_laplace_max_excess']:.4g} (may be positive: not a "
+        "bound)",
     )
 
 
@@ -314,14 +336,19 @@ def _meta_corpus(ctx, name) -> dict:
 
 
 def _c7(ctx, meth):
+    """Per checked document, 1 when its Eq. 21 trace never decreases: the share is their
+    mean, judged with its binomial noise (the documents are the replicates)."""
     mono = ctx.csv("fig2_monotone")
     corpus = _meta_corpus(ctx, "fig2_monotone")
+    ok = [float(bool(v)) for v in mono[mono.method == meth].monotone]
     return Measured(
-        float(mono[mono.method == meth].monotone.mean()),
+        ok,
         paper_value=_tol(ctx).c7_monotone_fraction,
         tolerance=0.0,
         dataset=corpus.get("dataset") or "synthetic_ctm",
         data_kind=corpus["data_kind"],
+        unit="documents",
+        note=f"{int(sum(ok))} of {len(ok)} documents monotone",
     )
 
 
@@ -360,11 +387,33 @@ def _per_corpus(ctx, fn, needs):
     return rows or NotRun(f"this run's ctm.methods lack {sorted(needs)}")
 
 
+def with_r(g: pd.DataFrame) -> pd.DataFrame:
+    """Sweep rows with ``r``, the replicate of each fit: the rank of its seed among the fits
+    of its (method, K) (the sweep seeds fit r of K with base_seed + K + seed_stride·r, so the
+    same r is the same replicate at every K)."""
+    r = g.groupby(["method", "K"]).seed.rank(method="dense").astype(int) - 1
+    return g.assign(r=r)
+
+
+def per_seed_rho(g: pd.DataFrame, meth: str) -> pd.Series:
+    """C8: per replicate r, Spearman's rho of ``meth``'s per-word bound against K (the r
+    with fits at three or more K)."""
+    g = with_r(g[g.method == meth])
+    out = {}
+    for r, x in g.groupby("r"):
+        x = x.sort_values("K")
+        if x.K.nunique() > 2:
+            out[r] = float(stats.spearmanr(x.K, x.bound_per_word).statistic)
+    return pd.Series(out, dtype=float)
+
+
 def _c8(ctx, meth):
     def row(a, sub):
-        b = a.loc[meth].sort_index()
-        rho = stats.spearmanr(b.index, b.bound_per_word).statistic if len(b) > 2 else np.nan
-        return Measured(float(rho), note=sub + "reproduced iff rho > 0")
+        rho = per_seed_rho(a.attrs["raw"], meth)
+        if rho.empty:
+            return NotRun(f"{sub}no seed has {meth} fits at three or more K")
+        return Measured(list(rho), note=sub + "per seed: " + ", ".join(
+            f"{v:+.2f}" for v in rho) + "; reproduced iff rho > 0")  # fmt: skip
 
     return _per_corpus(ctx, row, {meth})
 
@@ -376,8 +425,11 @@ STUDY.claim("C8-delta")(lambda ctx: _c8(ctx, "delta"))
 @STUDY.claim("C8-bl")
 def _c8bl(ctx):
     def row(a, sub):
-        diff = (a.loc["laplace"].bound_per_word - a.loc["bl"].bound_per_word).min()
-        return Measured(float(diff), note=sub)
+        g = with_r(a.attrs["raw"])
+        b = g.pivot_table(index=["r", "K"], columns="method", values="bound_per_word")
+        d = (b["laplace"] - b["bl"]).dropna().groupby(level="r").min()
+        return Measured(list(d), note=sub + "per seed, min over K of Laplace - BL: " + ", ".join(
+            f"{v:+.4f}" for v in d))  # fmt: skip
 
     return _per_corpus(ctx, row, {"bl", "laplace"})
 
@@ -395,21 +447,40 @@ def _conv_counts(g: pd.DataFrame, methods) -> str:
     )  # fmt: skip
 
 
+def converged_pairs(g: pd.DataFrame, a: str, b: str) -> tuple[pd.DataFrame, pd.Series]:
+    """The held-out per-word LL of methods ``a`` and ``b`` on the (K, seed) pairs whose two EM
+    runs both reached their tolerance (columns a, b), and the differences a - b on every
+    pair, cut ones included."""
+    c = g.assign(_c=converged_fits(g))
+    h = c.pivot_table(index=["K", "seed"], columns="method", values="heldout_per_word")
+    ok = c.pivot_table(index=["K", "seed"], columns="method", values="_c", aggfunc="all")
+    both = (ok[a] & ok[b]).reindex(h.index).fillna(False).astype(bool)
+    return h.loc[both, [a, b]].dropna(), (h[a] - h[b]).dropna()
+
+
+def coverage(pairs: pd.DataFrame, g: pd.DataFrame) -> str:
+    """What a Fig. 5b order rests on: its converged pairs among the (K, seed) pairs."""
+    n_all = g.groupby(["K", "seed"]).ngroups
+    ks = sorted({int(k) for k, _ in pairs.index})
+    k_all = sorted({int(k) for k in g.K})
+    rest = (f"judged on {len(pairs)} of {n_all} (K, seed) pairs, K = "
+            f"{', '.join(map(str, ks)) or 'none'} of {', '.join(map(str, k_all))}")  # fmt: skip
+    if len(ks) < len(k_all):
+        rest += " (the claim is at every K: the other K are not judged)"
+    return rest
+
+
 def _c9(ctx, other):
     """Fig. 5 compares fitted models: EM run to its tolerance (the document gives no budget
     and no iteration count, so "fitted" is "converged"). A fit cut by the EM budget
     (``ctm.em_iter_budget`` or ``ctm.em_time_budget_s``) is left out, and so is its pair
     (issue 22, case 5): the methods' EM iterations per second differ by up to 3x, so cut fits
-    compare budgets, not methods."""
+    compare budgets, not methods. The converged (K, seed) pairs are the replicates: fewer
+    than three leave the row inconclusive."""
 
     def row(a, sub):
         g = a.attrs["raw"]
-        g = g.assign(_c=converged_fits(g))
-        h = g.pivot_table(index=["K", "seed"], columns="method", values="heldout_per_word")
-        ok = g.pivot_table(index=["K", "seed"], columns="method", values="_c", aggfunc="all")
-        both = (ok["laplace"] & ok[other]).reindex(h.index).fillna(False).astype(bool)
-        d_all = (h["laplace"] - h[other]).dropna()
-        d = d_all[both.reindex(d_all.index)]
+        d, d_all = converged_pairs(g, "laplace", other)
         counts = _conv_counts(g, ("laplace", other))
         left = len(d_all) - len(d)
         cut = (
@@ -424,18 +495,18 @@ def _c9(ctx, other):
                 + cut
                 + f"; {_CASE5}"
             )
-        by_k = d.groupby(level="K")
+        diff = d["laplace"] - d[other]
         spread = "; ".join(
             f"K={k}: {x.mean():+.4f} ± {x.std(ddof=1) if len(x) > 1 else 0:.4f} "
             f"[{x.min():+.4f}, {x.max():+.4f}] ({len(x)} pair(s))"
-            for k, x in by_k
+            for k, x in diff.groupby(level="K")
         )
-        return Measured(
-            float(d.min()),
-            note=sub
-            + f"Laplace − {other} on the {len(d)} converged (K, seed) pair(s), per K mean ± sd "
-            + f"[min, max]: {spread}; converged fits: {counts}{cut}; {_CASE5}",
-        )
+        return Sides(
+            list(d["laplace"]), list(d[other]), labels=("Laplace", other),
+            unit="converged (K, seed) pairs",
+            note=sub + coverage(d, g) + f"; Laplace − {other} per K mean ± sd [min, max]: "
+            + f"{spread}; converged fits: {counts}{cut}; {_CASE5}",
+        )  # fmt: skip
 
     return _per_corpus(ctx, row, {"laplace", other})
 
@@ -506,43 +577,23 @@ def bl_far_sides(g: pd.DataFrame, sub: str = "") -> Sides | NotRun:
     )  # fmt: skip
 
 
-def erratic(means: pd.Series, se: pd.Series) -> tuple[bool, list[str]]:
-    """C8-bl-erratic: a per-K curve (``means`` indexed by K, ``se`` its standard errors)
-    "behaves erratically" when it both rises and falls between consecutive K, each move
-    beyond 2 standard errors of the difference (smaller moves are ties)."""
-    k = sorted(means.index)
-    moves, parts = [], []
-    for k0, k1 in zip(k[:-1], k[1:], strict=True):
-        d = float(means[k1] - means[k0])
-        band = 2 * float(np.hypot(se[k0], se[k1]))
-        moves.append("up" if d > band else "down" if d < -band else "flat")
-        parts.append(f"K={k0}->{k1}: {d:+.4f} ({moves[-1]}, 2 SE {band:.2g})")
-    return ("up" in moves and "down" in moves), parts
+def zigzag(curve: pd.Series) -> float:
+    """C8-bl-erratic: how far a per-K curve (indexed by K) both rises and falls between
+    consecutive K: min(largest rise, largest fall), > 0 only when it does both (a curve
+    that only rises, or only falls, has one of them <= 0)."""
+    d = np.diff(curve.sort_index().to_numpy(dtype=float))
+    if len(d) < 2:
+        raise ValueError("a zigzag needs a curve over three or more K")
+    return float(min(d.max(), (-d).max()))
 
 
-def bl_curve(g: pd.DataFrame) -> tuple[pd.Series, pd.Series]:
-    """BL's per-K mean per-word bound over converged fits and its standard error, the seed
-    sd pooled over the K with two or more fits (0 when none has)."""
-    c = g[converged_fits(g) & (g.method == "bl")]
-    by = c.groupby("K").bound_per_word
-    n, var = by.size(), by.var(ddof=1)
-    dof = (n - 1)[n > 1]
-    sd = float(np.sqrt(((n - 1) * var)[n > 1].sum() / dof.sum())) if dof.sum() > 0 else 0.0
-    return by.mean(), sd / np.sqrt(n)
-
-
-@counter_example("nonconjugate_vi", "C8-bl-erratic")
-def _(row):
-    """Fig. 5a gives no values: passes on its shape (the BL curve rises, falls and rises
-    again by 0.15-0.2 nats per word, SE 0.01); fails on a curve that rises at every K (the
-    approximate bounds, which 'generally go up')."""
-    se = pd.Series(0.01, index=[5, 10, 20, 30])
-    shape = pd.Series([-7.3, -7.1, -7.25, -7.05], index=se.index)
-    steady = pd.Series([-7.3, -7.2, -7.1, -7.0], index=se.index)
-    return {
-        "fails": "reproduced" if erratic(steady, se)[0] else "not_reproduced",
-        "passes": "reproduced" if erratic(shape, se)[0] else "not_reproduced",
-    }
+def bl_seed_curves(g: pd.DataFrame) -> dict:
+    """BL's per-word bound against K per seed (its r), over the converged fits, for the
+    seeds with converged fits at three or more K."""
+    c = with_r(g[g.method == "bl"])
+    c = c[converged_fits(c)]
+    return {r: x.set_index("K").bound_per_word.sort_index()
+            for r, x in c.groupby("r") if x.K.nunique() > 2}  # fmt: skip
 
 
 @STUDY.claim("C8-bl-far")
@@ -553,17 +604,18 @@ def _c8blfar(ctx):
 @STUDY.claim("C8-bl-erratic")
 def _c8blerratic(ctx):
     def row(g, sub):
-        means, se = bl_curve(g)
+        curves = bl_seed_curves(g)
         counts = _conv_counts(g, ("bl",))
-        if len(means) < 3:
+        if not curves:
             return NotRun(
-                f"{sub}BL EM converged at fewer than 3 K ({counts}); rising and falling needs "
-                f"converged fits at three or more K: {_CONVERGE_MORE}; {_CASE5}"
+                f"{sub}no seed has converged BL fits at three or more K ({counts}); rising "
+                f"and falling needs them: {_CONVERGE_MORE}; {_CASE5}"
             )
-        ok, parts = erratic(means, se)
-        return Measured(ok, note=f"{sub}BL per-K mean bound over converged fits: "
-                        + ", ".join(f"K={k}: {v:.4f}" for k, v in means.items()) + "; "
-                        + "; ".join(parts) + f"; converged fits: {counts}")  # fmt: skip
+        z = [zigzag(c) for c in curves.values()]
+        return Measured(z, note=f"{sub}per seed, BL's bound over the converged K: " + "; ".join(
+            ", ".join(f"K={k}: {v:.4f}" for k, v in c.items()) + f" (zigzag {zz:+.4f})"
+            for c, zz in zip(curves.values(), z, strict=True))
+            + f"; converged fits: {counts}")  # fmt: skip
 
     return _fig5_corpus(ctx, "NYT", row)
 
@@ -571,12 +623,9 @@ def _c8blerratic(ctx):
 def delta_bl_sides(g: pd.DataFrame, sub: str = "") -> Sides | NotRun:
     """C9-delta-bl (Fig. 5b: BL "performed worse than both of our algorithms"; C9-bl is the
     Laplace side): delta's held-out per-word log likelihood above BL's in every (K, seed)
-    pair whose two EM runs both converged (as C9). Margin 0: the document gives no values."""
-    c = g.assign(_c=converged_fits(g))
-    h = c.pivot_table(index=["K", "seed"], columns="method", values="heldout_per_word")
-    ok = c.pivot_table(index=["K", "seed"], columns="method", values="_c", aggfunc="all")
-    both = (ok["delta"] & ok["bl"]).reindex(h.index).fillna(False).astype(bool)
-    d = h.loc[both, ["delta", "bl"]].dropna()
+    pair whose two EM runs both converged (as C9; the pairs are the replicates, fewer than
+    three leave it inconclusive). Margin 0: the document gives no values."""
+    d, _ = converged_pairs(g, "delta", "bl")
     counts = _conv_counts(g, ("delta", "bl"))
     if d.empty:
         return NotRun(
@@ -585,8 +634,8 @@ def delta_bl_sides(g: pd.DataFrame, sub: str = "") -> Sides | NotRun:
         )
     return Sides(
         list(d.delta), list(d.bl), labels=("delta", "BL"), unit="converged (K, seed) pairs",
-        note=f"{sub}margin 0: Fig. 5b gives no values; delta - BL: " + ", ".join(
-            f"K={k} seed {s}: {r.delta - r.bl:+.4f}" for (k, s), r in d.iterrows())
+        note=f"{sub}{coverage(d, g)}; margin 0: Fig. 5b gives no values; delta - BL: "
+        + ", ".join(f"K={k} seed {s}: {r.delta - r.bl:+.4f}" for (k, s), r in d.iterrows())
         + f"; converged fits: {counts}; {_CASE5}",
     )  # fmt: skip
 
@@ -594,10 +643,6 @@ def delta_bl_sides(g: pd.DataFrame, sub: str = "") -> Sides | NotRun:
 @STUDY.claim("C9-delta-bl")
 def _c9deltabl(ctx):
     return _per_corpus(ctx, lambda a, sub: delta_bl_sides(a.attrs["raw"], sub), {"delta", "bl"})
-
-
-for _cid in ("C8-bl-far", "C9-delta-bl"):  # the document gives a direction, no values
-    counter_example("nonconjugate_vi", _cid)(direction_passes)
 
 
 @STUDY.claim("C10")
@@ -628,15 +673,27 @@ def _c10(ctx):
             )
             continue
         kmax = int(by_k.index.max())
-        small = by_k.drop(kmax)
+        kbest = int(by_k.drop(kmax).idxmax())
+        per = with_r(g)[converged_fits(g)].pivot_table(
+            index="r", columns="K", values="heldout_per_word"
+        )
+        pair = per[[kbest, kmax]].dropna()
+        if pair.empty:
+            rows.append(NotRun(
+                f"{sub}no seed has converged Laplace fits at both K={kbest} (the best smaller "
+                f"K by the mean) and K={kmax} (converged fits per K: {counts}); "
+                f"{_CONVERGE_MORE}; {_CASE5}", dataset=corpus, data_kind=kind))  # fmt: skip
+            continue
         rows.append(
             Sides(
-                float(small.max()),
-                float(by_k[kmax]),
-                labels=(f"K={int(small.idxmax())}", f"K={kmax}"),
+                list(pair[kbest]),
+                list(pair[kmax]),
+                labels=(f"K={kbest}", f"K={kmax}"),
                 dataset=corpus,
                 data_kind=kind,
-                note=sub + f"mean over converged fits; converged fits per K: {counts}; {_CASE5}",
+                note=sub + f"K={kbest}: the best smaller K by the mean over converged fits; "
+                f"paired by seed ({len(pair)} seed(s) converged at both); converged fits per "
+                f"K: {counts}; {_CASE5}",
             )
         )
     return rows or NotRun("this run's ctm.methods lack laplace")
@@ -687,7 +744,8 @@ def _c11c(ctx):
         for _, g in _seeds(f6a).groupby(["method", "seed"])
         if len(g) > 1
     ]
-    return Measured(min(steps), note=f"{len(steps)} runs", **where)
+    return Measured(steps, unit="runs", note=f"{len(steps)} runs (methods x seeds); smallest "
+                    f"step {min(steps):.4g}", **where)  # fmt: skip
 
 
 @STUDY.claim("C3-conv")
@@ -698,10 +756,12 @@ def _c3conv(ctx):
     if "converged" not in mono.columns or not (mono.method == "ahmed_xing").any():
         return NotRun("this run's fig2 step has no Ahmed-Xing documents", dataset=where["dataset"])
     conv = mono.groupby("method").converged.mean()
+    ax = [float(bool(v)) for v in mono[mono.method == "ahmed_xing"].converged]
     return Sides(
-        [float(conv["ahmed_xing"])],
-        [1.0],
-        labels=("Ahmed-Xing share converged", "always"),
+        ax,
+        [1.0] * len(ax),
+        labels=("Ahmed-Xing converged", "always"),
+        unit="documents",
         note=", ".join(f"{m}: {v:.1%} of {int((mono.method == m).sum())} documents converged"
                        for m, v in conv.items()),
         **where,
@@ -722,45 +782,65 @@ def _fn9(ctx):
     )
 
 
-# ------------------------------------------------------------------ timings (bench.csv)
-def _estep(ctx):
-    bench = ctx.bench()
+# ------------------------------------------------------------------ timings
+def estep_timings(bench: pd.DataFrame, slow: str, fast: str) -> list[tuple]:
+    """Per K of ``bench.csv``'s CTM E-step timings (seconds per document): (K, the ``slow``
+    method's seconds per repeat, the ``fast`` one's, paired by the layout's ``repeat``,
+    dataset, data kind). A bench written before repeats holds one timing per (K, method)
+    (repeat 0): one replicate."""
     e = bench[bench.bench == "ctm_estep_per_doc"]
-    return e.groupby("method").seconds.mean(), {"dataset": e.dataset.iloc[0],
-                                               "data_kind": e.data_kind.iloc[0]}  # fmt: skip
+    out = []
+    for K, g in e.groupby("K", sort=True):
+        t = g.pivot_table(index="repeat", columns="method", values="seconds")
+        if {slow, fast} <= set(t.columns):
+            t = t[[slow, fast]].dropna()
+            out.append((int(K), list(t[slow]), list(t[fast]), g.dataset.iloc[0],
+                        g.data_kind.iloc[0]))  # fmt: skip
+    return out
 
 
-def _ratio(ctx, num, den):
-    from latentlab.claims.spec import NotRun
-
-    ct, where = _estep(ctx)
-    if not {num, den} <= set(ct.index):
-        return NotRun(f"bench ran without {num} or {den}")
-    return Measured(float(ct[num] / ct[den]), **where)
-
-
-STUDY.claim("C12")(lambda ctx: _ratio(ctx, "bl", "laplace"))
-
-
-def _slower(ctx, what: str, by: str, unit: str):
-    """C16: delta's time against Laplace's, paired by ``by`` (K for the CTM E-step, the data
-    set for a BLR fit); the note gives the ratios."""
-    bench = ctx.bench()
-    t = bench[bench.bench == what].pivot_table(index=by, columns="method", values="seconds")
-    if not {"delta", "laplace"} <= set(t.columns):
-        return NotRun(f"bench ran without delta or laplace ({what})")
-    t = t[["delta", "laplace"]].dropna()
-    rows = bench[bench.bench == what]
-    return Sides(
-        list(t.delta), list(t.laplace), labels=("delta s", "Laplace s"), unit=unit,
-        dataset=",".join(sorted(set(rows.dataset))), data_kind=rows.data_kind.iloc[0],
-        note="delta / Laplace time: " + ", ".join(
-            f"{by} {k}: {r.delta / r.laplace:.2f}" for k, r in t.iterrows()),
-    )  # fmt: skip
+def _timing_rows(ctx, cid: str, slow: str, fast: str, labels, note: str):
+    rows = []
+    for K, a, b, ds, kind in estep_timings(ctx.bench(), slow, fast):
+        ratio = np.mean(a) / np.mean(b)
+        rows.append(Sides(
+            a, b, labels=labels, unit="repeated timings", claim_id=f"{cid}-K{K}",
+            dataset=ds, data_kind=kind, statement=None,
+            note=f"K = {K}: {labels[0]} / {labels[1]} time {ratio:.2f} (mean of {len(a)} "
+            f"repeated timing(s)); {note}",
+        ))  # fmt: skip
+    return rows or NotRun(f"bench ran without {slow} or {fast}")
 
 
-STUDY.claim("C16-ctm")(lambda ctx: _slower(ctx, "ctm_estep_per_doc", "K", "K values"))
-STUDY.claim("C16-blr")(lambda ctx: _slower(ctx, "blr_fit_per_problem", "dataset", "data sets"))
+STUDY.claim("C12")(lambda ctx: _timing_rows(
+    ctx, "C12", "bl", "laplace", ("BL s", "Laplace s"), "both numba, one process"))  # fmt: skip
+STUDY.claim("C16-ctm")(lambda ctx: _timing_rows(
+    ctx, "C16-ctm", "delta", "laplace", ("delta s", "Laplace s"),
+    "Laplace: full-covariance Newton, O(K^3) per step; delta: diagonal V, an inner "
+    "optimiser"))  # fmt: skip
+
+
+@STUDY.claim("C16-blr")
+def _c16blr(ctx):
+    """Delta's BLR fit time against Laplace's, per Table 1 problem of the standard split
+    (``table1_problems.csv``'s ``fit_s``; the problems are the replicates)."""
+    from latentlab.studies.nonconjugate_vi.tables import with_split
+
+    per = with_split(ctx.csv("table1_problems"))
+    per = per[per.split == 0]
+    rows = []
+    for ds, g in per.groupby("dataset", sort=False):
+        t = g.pivot_table(index="problem", columns="method", values="fit_s")
+        if not {"delta", "laplace"} <= set(t.columns):
+            continue
+        t = t[["delta", "laplace"]].dropna()
+        rows.append(Sides(
+            list(t.delta), list(t.laplace), labels=("delta s", "Laplace s"), unit="problems",
+            dataset=ds, data_kind=g.data_kind.iloc[0],
+            note=f"{len(t)} problems; delta / Laplace fit time (means): "
+            f"{t.delta.mean() / t.laplace.mean():.2f}",
+        ))  # fmt: skip
+    return rows or NotRun("this run's blr.methods lack delta or laplace")
 
 
 # ------------------------------------------------------------------ Table 1 (C13, C14, T1)
@@ -768,24 +848,85 @@ def _t1(ctx):
     return ctx._cached(("t1",), lambda: list(_numeric(ctx.csv("table1").copy()).groupby("dataset")))
 
 
-def _per_t1(ctx, fn):
-    from latentlab.claims.spec import NotRun
+def _t1_estimate(ctx) -> str:
+    """The estimate Table 1 was built with (its ``estimate`` column; older tables: the
+    standard split)."""
+    t = ctx.csv("table1")
+    return str(t.estimate.iloc[0]) if "estimate" in t.columns and len(t) else "standard"
 
-    rows = []
-    for ds, g in _t1(ctx):
-        m = fn(g.set_index("method"), g)
-        if m is not None:
-            m.dataset = ds
-            if isinstance(m, Measured):
-                m.data_kind = g.data_kind.iloc[0]
-            rows.append(m)
-    return rows or NotRun("this run's blr.methods lack the compared methods")
+
+def _t1_splits(ctx) -> pd.DataFrame:
+    """Table 1's means over problems per (dataset, method, split) (:func:`split_means`)."""
+    from latentlab.studies.nonconjugate_vi.tables import split_means
+
+    return ctx._cached(("t1s",), lambda: split_means(ctx.csv("table1_problems")))
+
+
+def t1_replicates(splits: pd.DataFrame, ds: str, value, estimate: str, what: str):
+    """A Table 1 value's replicates. ``value(g)``: the per-split values of one data set
+    (``g``: its split means, pivoted method x split). ``standard``: the standard split's
+    value, its noise the sd over the standard split and the re-splits at its sizes (a
+    :class:`~latentlab.claims.noise.Noise`, None with fewer than 3 splits);
+    ``resplit_mean``: one value per split. Returns (value(s), noise, note)."""
+    from latentlab.claims.noise import MIN_REPS, Noise
+
+    g = splits[splits.dataset == ds]
+    v = value(g)  # a Series indexed by split
+    n = len(v)
+    if estimate == "resplit_mean":
+        return list(v), None, f"{n} splits (the standard one and {n - 1} re-splits)"
+    if n < MIN_REPS:
+        return float(v.loc[0]), None, (
+            "one split: its noise needs blr.resplits >= 2 (re-splits at the standard "
+            "split's sizes)")  # fmt: skip
+    sd = float(v.std(ddof=1))
+    src = f"{ds} {what}: the standard split and {n - 1} seeded re-splits at its sizes"
+    return float(v.loc[0]), Noise(sd, n, src), ""
+
+
+def _split_value(col: str, meth: str, other: str | None = None, scale: float = 1.0):
+    """value(g) for :func:`t1_replicates`: ``meth``'s per-split mean of ``col`` (minus
+    ``other``'s), times ``scale``."""
+
+    def value(g):
+        t = g.pivot_table(index="split", columns="method", values=col)
+        out = t[meth] - (t[other] if other else 0.0)
+        return (scale * out).dropna().sort_index()
+
+    return value
+
+
+def noise_floor(tol: float, sd: float) -> tuple[float, str]:
+    """A value row's tolerance never narrower than its spread (issue 38): max(``tol``, the
+    replicates' sd), and a note when it was raised."""
+    if not (np.isfinite(sd) and sd > tol):
+        return tol, ""
+    return sd, (f"tolerance raised from {tol:.3g} to the replicates' sd {sd:.3g} (issue 38: "
+                "never narrower than the noise)")  # fmt: skip
+
+
+def _floor_against(paper: float, comparators, tol, reject, sd, what: str) -> tuple:
+    """:func:`noise_floor` with the reject list rebuilt from the document's ``comparators``:
+    the nearest one the (raised) tolerance still refuses."""
+    t, note = noise_floor(tol, sd)
+    if not note:
+        return tol, reject, ""
+    beyond = sorted((abs(c - paper), c) for c in comparators if abs(c - paper) > t)
+    near = [c for c in comparators if 0 < abs(c - paper) <= t]
+    if near:
+        note += (f"; the document's {what} {', '.join(f'{c:g}' for c in near)} lie within it: "
+                 "this row cannot tell them from its value at our noise")  # fmt: skip
+    return t, ([beyond[0][1]] if beyond else None), note
 
 
 def _c13(ctx, meth, col):
     """Per problem, ``meth`` against JJ; the margin is ``gap_frac`` of the document's own gap
-    (Table 1), judged by a one-sided t-test over problems at ``p_value``."""
-    per = ctx.csv("table1_problems")
+    (Table 1), judged by a one-sided t-test over problems at ``p_value`` (the problems are
+    the replicates; their values are Table 1's estimate: the standard split's, or the mean
+    over the re-splits)."""
+    from latentlab.studies.nonconjugate_vi.tables import problem_rows
+
+    per = problem_rows(ctx.csv("table1_problems"), _t1_estimate(ctx))
     tol = _tol(ctx)
     rows = []
     for ds, g in per.groupby("dataset", sort=False):
@@ -814,12 +955,7 @@ def _c13(ctx, meth, col):
                 data_kind=a.data_kind.iloc[0],
                 unit="problems",
                 note=f"{len(a)} problems; margin {tol.gap_frac:g} x the document's gap "
-                f"{pa[i] - pb[i]:.3g}"
-                + (
-                    ""
-                    if col == "accuracy"
-                    else "; a gap this size is unlikely with standard batch JJ (our finding)"
-                ),
+                f"{pa[i] - pb[i]:.3g}",
             )
         )
     return rows or NotRun("this run's blr.methods lack the compared methods")
@@ -831,10 +967,14 @@ for _m in ("laplace", "delta"):
 
 
 def _c14(ctx, col):
-    """|Laplace - delta| against 0. Accuracy: tolerance ``acc_spread_frac`` x the spread of
-    the document's column for the data set, which must refuse the whole spread; log
-    likelihood: ``c14_loglik``, which must refuse the document's Laplace - JJ gap."""
+    """Laplace - delta against 0 (either sign). Accuracy: tolerance ``acc_spread_frac`` x
+    the spread of the document's column for the data set, which must refuse the whole
+    spread; log likelihood: ``c14_loglik``, which must refuse the document's Laplace - JJ
+    gap. The noise: the difference's sd over the splits (:func:`t1_replicates`); the
+    tolerance is never narrower than it."""
     tol = _tol(ctx)
+    estimate = _t1_estimate(ctx)
+    splits = _t1_splits(ctx)
 
     def row(gi, g):
         if not {"laplace", "delta"} <= set(gi.index):
@@ -849,8 +989,17 @@ def _c14(ctx, col):
             gap = abs(doc["laplace"][1] - doc["jj"][1])
             t, reject = tol.c14_loglik, [gap]
             note = f"must refuse the document's Laplace - JJ gap {gap:.3g}"
-        return Measured(float(abs(gi.loc["laplace", col] - gi.loc["delta", col])),
-                        tolerance=t, reject=reject, note=note)  # fmt: skip
+        scale = 100.0 if col == "accuracy_pct" else 1.0
+        raw = "accuracy" if col == "accuracy_pct" else "loglik"
+        value, nz, rnote = t1_replicates(splits, ds, _split_value(raw, "laplace", "delta", scale),
+                                         estimate, "Laplace - delta " + raw)  # fmt: skip
+        sd = nz.sd if nz else (float(np.std(value, ddof=1)) if isinstance(value, list) else np.nan)
+        t, fnote = noise_floor(t, sd)
+        if any(abs(r) <= t for r in reject):
+            reject = None
+            fnote += "; it no longer refuses the document's value named above"
+        return Measured(value, tolerance=t, reject=reject, noise=nz, unit="splits",
+                        note="; ".join(x for x in (note, rnote, fnote) if x))  # fmt: skip
 
     return _per_t1(ctx, row)
 
@@ -859,20 +1008,34 @@ STUDY.claim("C14-acc")(lambda ctx: _c14(ctx, "accuracy_pct"))
 STUDY.claim("C14-ll")(lambda ctx: _c14(ctx, "loglik"))
 
 
-def _paper_row(row, col, pcol, stmt, ds, kind, rule=None):
+def _per_t1(ctx, fn):
+    rows = []
+    for ds, g in _t1(ctx):
+        m = fn(g.set_index("method"), g)
+        if m is not None:
+            m.dataset = ds
+            if isinstance(m, Measured):
+                m.data_kind = g.data_kind.iloc[0]
+            rows.append(m)
+    return rows or NotRun("this run's blr.methods lack the compared methods")
+
+
+def _paper_row(value, paper, stmt, ds, kind, rule=None, noise=None, unit="splits"):
     """Our table value next to the document's: compared on real data only. The real sets
     are public: on a synthetic stand-in the row is not_run (config/real.yaml runs it).
-    ``rule``: (tolerance, reject values, note) tied to the document's column."""
+    ``rule``: (tolerance, reject values, note) tied to the document's column; ``value``
+    one value or one per replicate (``noise``: their spread measured elsewhere)."""
     if kind != "real":
+        shown = float(np.mean(value))
         return NotRun(
             "this run uses a synthetic stand-in of the same shape (ours: "
-            f"{row[col]:.4g}); config/real.yaml runs the real data set",
-            dataset=ds, data_kind="real", paper_value=row[pcol], statement=stmt,
+            f"{shown:.4g}); config/real.yaml runs the real data set",
+            dataset=ds, data_kind="real", paper_value=paper, statement=stmt,
         )  # fmt: skip
     tol, reject, note = rule if rule is not None else (None, None, "")
-    return Measured(float(row[col]), paper_value=float(row[pcol]), dataset=ds,
-                    data_kind=kind, statement=stmt, tolerance=tol, reject=reject,
-                    note=note)  # fmt: skip
+    return Measured(value, paper_value=float(paper), dataset=ds, data_kind=kind,
+                    statement=stmt, tolerance=tol, reject=reject, note=note, noise=noise,
+                    unit=unit)  # fmt: skip
 
 
 def spread_rule(column: list[float], value: float, frac: float):
@@ -895,23 +1058,45 @@ def gap_rule(comparators: list[float], value: float, frac: float, cap: float,
     return tol, [near], f"tolerance min({cap:g}, {frac:g} x the document's gap {gap:.3g})"
 
 
-def _t1_value(ctx, meth, col):
-    from latentlab.claims.spec import NotRun
+def _with_noise_floor(rule, paper, comparators, sd, what):
+    tol, reject, note = rule
+    t, rej, fnote = _floor_against(paper, comparators, tol, reject, sd, what)
+    return t, rej, "; ".join(x for x in (note, fnote) if x)
 
+
+# Yeast and Scene are the document's data and (Mulan) split; the preprocessing is ours
+_PREP = "features z-scored with training statistics, bias appended (ours: the document states none)"
+
+
+def _t1_value(ctx, meth, col):
+    estimate = _t1_estimate(ctx)
+    splits = _t1_splits(ctx)
     rows = []
     for ds, g in _t1(ctx):
         for _, row in g[g.method == meth].iterrows():
-            if np.isfinite(row.paper_accuracy_pct):
-                lab = dict((c, lb) for c, lb, _ in _COLS)[col]
-                if col == "accuracy_pct":
-                    column = [v[0] for (d, _), v in PAPER_T1.items() if d == ds]
-                    rule = spread_rule(column, row[f"paper_{col}"], _tol(ctx).acc_spread_frac)
-                else:  # as Table 2: half the document's gap to the other methods, capped
-                    comps = [v[1] for (d, m), v in PAPER_T1.items() if d == ds and m != meth]
-                    rule = gap_rule(comps, row[f"paper_{col}"], _tol(ctx).gap_frac,
-                                    _tol(ctx).t1_loglik)  # fmt: skip
-                rows.append(_paper_row(row, col, f"paper_{col}", f"Table 1 {meth} {lab}", ds,
-                                       row.data_kind, rule))  # fmt: skip
+            if not np.isfinite(row.paper_accuracy_pct):
+                continue
+            lab = dict((c, lb) for c, lb, _ in _COLS)[col]
+            if col == "accuracy_pct":
+                column = [v[0] for (d, _), v in PAPER_T1.items() if d == ds]
+                rule = spread_rule(column, row[f"paper_{col}"], _tol(ctx).acc_spread_frac)
+                comps = [v for v in column if v != row[f"paper_{col}"]]
+            else:  # as Table 2: half the document's gap to the other methods, capped
+                comps = [v[1] for (d, m), v in PAPER_T1.items() if d == ds and m != meth]
+                rule = gap_rule(comps, row[f"paper_{col}"], _tol(ctx).gap_frac,
+                                _tol(ctx).t1_loglik)  # fmt: skip
+            raw = "accuracy" if col == "accuracy_pct" else "loglik"
+            scale = 100.0 if col == "accuracy_pct" else 1.0
+            value, nz, rnote = t1_replicates(splits, ds, _split_value(raw, meth, scale=scale),
+                                             estimate, f"{meth} {raw}")  # fmt: skip
+            if row.data_kind == "real":
+                sd = nz.sd if nz else (float(np.std(value, ddof=1)) if isinstance(value, list)
+                                       else np.nan)  # fmt: skip
+                tol, reject, note = _with_noise_floor(rule, row[f"paper_{col}"], comps, sd,
+                                                      "values")  # fmt: skip
+                rule = (tol, reject, "; ".join(x for x in (note, rnote, _PREP) if x))
+            rows.append(_paper_row(value, row[f"paper_{col}"], f"Table 1 {meth} {lab}", ds,
+                                   row.data_kind, rule, noise=nz))  # fmt: skip
     return rows or NotRun(f"this run's blr.methods lack {meth}")
 
 
@@ -923,6 +1108,11 @@ for _m in _T1_METHODS:
 
 
 # ------------------------------------------------------------------ Table 2 (C15, T2)
+# the School data are the document's (ILEA, the MTL coding of Argyriou et al. 2008); its 10
+# splits are not public, so ours are regenerated with the same protocol (75/25 per school)
+_SPLITS = "our 10 splits are regenerated (75/25 per school; the document's are not public)"
+
+
 def _t2(ctx):
     t2 = _numeric(ctx.csv("table2").copy())
     kind = t2.data_kind.iloc[0]
@@ -935,8 +1125,8 @@ def _c15(ctx, meth, col):
     likelihood". One row per non-hierarchical setting (pooled, separate): hierarchical
     against it per split, one-sided t-test over splits, margin ``gap_frac`` x the document's
     gap. Table 2 itself has hierarchical delta below pooled delta in log likelihood
-    (-0.559 vs -0.557): that row keeps the text's claim, and its can-pass is a constructed
-    direction (``direction_passes``), not the document's numbers, which contradict it."""
+    (-0.559 vs -0.557): that row keeps the text's claim, with no document sides (its own
+    numbers contradict it)."""
     t2, kind, ds = _t2(ctx)
     sp = ctx.csv("table2_splits")
     sp = sp[sp.method == meth]
@@ -966,54 +1156,76 @@ def _c15(ctx, meth, col):
 
 
 for _m in ("laplace", "delta"):
-    for _o in ("pooled", "separate"):
-        counter_example("nonconjugate_vi", f"C15-{_m}-log-{_o}")(direction_passes)
-        counter_example("nonconjugate_vi", f"C15-{_m}-accuracy-{_o}")(direction_passes)
-for _cid in ("C3-conv", "C16-ctm", "C16-blr"):  # the document gives a direction, no values
-    counter_example("nonconjugate_vi", _cid)(direction_passes)
-
-
-for _m in ("laplace", "delta"):
     STUDY.claim(f"C15-{_m}-accuracy")(lambda ctx, _m=_m: _c15(ctx, _m, "accuracy_pct"))
     STUDY.claim(f"C15-{_m}-log")(lambda ctx, _m=_m: _c15(ctx, _m, "loglik"))
 
 
 @STUDY.claim("C15-best")
 def _c15best(ctx):
-    from latentlab.claims.spec import NotRun
-
+    """Sec. 5.2: "With predictive likelihood, Laplace variational inference in the
+    hierarchical model is significantly better than all other approaches": one row per
+    other (setting, method) of Table 2 (JJ, Laplace, delta; the sequential JJ is ours),
+    hierarchical Laplace above it per split, one-sided t-test over the splits."""
     _, kind, ds = _t2(ctx)
-    tests = ctx.csv("table2_tests")
-    hl = tests[(tests.a == "hierarchical/laplace") & (tests.metric == "loglik")]
-    hl = hl.drop_duplicates("b")
-    if not len(hl):
-        return NotRun("this run's blr.methods lack laplace")
-    return Measured(float(hl.p_value.max()), paper_value=_tol(ctx).p_value, tolerance=0.0,
-                    dataset=ds, data_kind=kind)  # fmt: skip
+    sp = ctx.csv("table2_splits")
+    per = sp.pivot_table(index="split", columns=["setting", "method"], values="loglik")
+    if ("hierarchical", "laplace") not in per.columns:
+        return NotRun("this run's blr.methods lack laplace", dataset=ds)
+    tol = _tol(ctx)
+    a_doc = PAPER_T2[("hierarchical", "laplace")][1]
+    rows = []
+    for s, m in _T2_ROWS:
+        if (s, m) == ("hierarchical", "laplace") or (s, m) not in per.columns:
+            continue
+        d = per[[("hierarchical", "laplace"), (s, m)]].dropna()
+        b_doc = PAPER_T2[(s, m)][1]
+        rows.append(Sides(
+            list(d[("hierarchical", "laplace")]), list(d[(s, m)]), paper_a=a_doc,
+            paper_b=b_doc, labels=("hierarchical/laplace", f"{s}/{m}"), margin=0.0,
+            test=f"t{tol.p_value:g}", unit="splits", dataset=ds, data_kind=kind,
+            claim_id=f"C15-best-{s}/{m}",
+            note=f"{len(d)} splits; document {a_doc:g} vs {b_doc:g}",
+        ))  # fmt: skip
+    return rows
+
+
+def t2_split_values(sp: pd.DataFrame, setting: str, meth: str, col: str) -> list[float]:
+    """Table 2's per-split values of one (setting, method): the replicates of its mean."""
+    sel = sp[(sp.setting == setting) & (sp.method == meth)].sort_values("split")
+    scale = 100.0 if col == "accuracy_pct" else 1.0
+    return [scale * float(v) for v in sel[col.replace("_pct", "")]]
 
 
 def _t2_value(ctx, setting, meth, col):
-    from latentlab.claims.spec import NotRun
-
+    """A Table 2 value against the document's, the splits as replicates; the tolerance
+    (half the document's gap or the column's spread rule) never narrower than the splits'
+    sd (issue 38)."""
     t2, kind, ds = _t2(ctx)
     sel = t2[(t2.setting == setting) & (t2.method == meth)]
+    if sel.empty:
+        return NotRun(f"this run's blr.methods lack {meth}")
     lab = dict((c, lb) for c, lb, _ in _COLS)[col]
     tol = _tol(ctx)
     paper = PAPER_T2.get((setting, meth))
+    values = t2_split_values(ctx.csv("table2_splits"), setting, meth, col)
     if paper is None:
-        rule = None
-    elif col == "accuracy_pct":
-        rule = spread_rule([v[0] for v in PAPER_T2.values()], paper[0], tol.acc_spread_frac)
+        return NotRun(f"the document has no {setting}/{meth} row")
+    i = 0 if col == "accuracy_pct" else 1
+    if i == 0:
+        column = [v[0] for v in PAPER_T2.values()]
+        rule = spread_rule(column, paper[0], tol.acc_spread_frac)
+        comps = [v for v in column if v != paper[0]]
     else:
         comps = [v[1] for (s, m), v in PAPER_T2.items()
                  if (s, m) != (setting, meth) and (s == setting or m == meth)]  # fmt: skip
         rule = gap_rule(comps, paper[1], tol.gap_frac, tol.t2_loglik)
-    rows = [
-        _paper_row(row, col, f"paper_{col}", f"Table 2 {setting}/{meth} {lab}", ds, kind, rule)
-        for _, row in sel.iterrows()
-        if np.isfinite(row.paper_accuracy_pct)
-    ]
-    return rows or NotRun(f"this run's blr.methods lack {meth}")
+    if kind == "real" and len(values) > 1:
+        tol_, rej, note = _with_noise_floor(
+            rule, paper[i], comps, float(np.std(values, ddof=1)), "neighbours"
+        )
+        rule = (tol_, rej, "; ".join(x for x in (note, _SPLITS) if x))  # fmt: skip
+    return _paper_row(values, paper[i], f"Table 2 {setting}/{meth} {lab}", ds, kind, rule,
+                      unit="splits")  # fmt: skip
 
 
 for _s, _m in _T2_ROWS:

@@ -16,7 +16,9 @@ fit the iterations the time budget gave it on the machine that measured it:
   (:func:`latentlab.models.ctm.vi.em_iterations`), which with t seconds per iteration is
   iteration floor(S / t) + 1.
 
-``scripts/ncvi_em_iter_budget.py`` prints the table and the YAML block of a run.
+The study's ``evidence_em_iter_budget`` step writes the table from the timed sweeps
+(``evidence/em_iter_budget.csv``, beside the budget the run's config sets);
+:func:`budget_yaml` gives the YAML block.
 """
 
 from __future__ import annotations

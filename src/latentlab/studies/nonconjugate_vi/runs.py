@@ -107,9 +107,10 @@ BENCH_METRICS = {"s": "seconds", "nats/word": "heldout_ll_per_word"}
 
 def bench_long(rows: list[dict]):
     """The rows of ``bench_ctm``/``bench_blr`` (``what, method, K, dataset, data_kind,
-    value, unit, n``) in the layout of :mod:`latentlab.bench`: ``what`` is the bench, the
-    data set, its kind, K (none for BLR) and ``n`` (documents, tokens or iterations, as
-    the bench says) the settings, the value a metric named after its unit."""
+    value, unit, n`` and ``rep``, the repeat of a repeated timing, 0 if none) in the layout
+    of :mod:`latentlab.bench`: ``what`` is the bench, ``rep`` its ``repeat``, the data set,
+    its kind, K (none for BLR) and ``n`` (documents, tokens or iterations, as the bench
+    says) the settings, the value a metric named after its unit."""
     import pandas as pd
 
     from latentlab.bench import long_format
@@ -121,6 +122,7 @@ def bench_long(rows: list[dict]):
             "dataset": r["dataset"],
             "data_kind": r["data_kind"],
             "K": r["K"] or None,
+            "repeat": r.get("rep", 0),
             "n": r["n"],
             BENCH_METRICS[r["unit"]]: r["value"],
         }

@@ -29,7 +29,7 @@ STUDY = Study(
     "nonconjugate_vi",
     document="Wang & Blei (JMLR 2013), Variational inference in nonconjugate models (seed 002)",
     title="Laplace / delta-method VI",
-    modules=("runs", "figures", "tables", "claims"),
+    modules=("runs", "figures", "tables", "claims", "evidence"),
     source=Source(
         "002",
         "Wang & Blei (JMLR 2013): Laplace and delta-method VI for nonconjugate models",
@@ -89,10 +89,11 @@ class CtmSettings:
     on the machine), or after ``em_iter_budget[corpus][K][method]`` iterations (the same on
     every machine; a mapping corpus -> K -> method -> iterations that must cover every
     corpus, K of ``K_grid`` and method of the sweep, checked at start-up).
-    ``scripts/ncvi_em_iter_budget.py`` derives it from a run's sweep CSVs: floor(S / t) + 1
+    The ``evidence_em_iter_budget`` step derives it from timed sweep CSVs: floor(S / t) + 1
     iterations, with t the measured seconds per EM iteration of that (corpus, K, method),
-    is what a time budget of S seconds gives on the machine that measured t. Each fit
-    records why EM stopped (``em_stop`` in the sweep CSV)."""
+    is what a time budget of S seconds gives on the machine that measured t
+    (``evidence/em_iter_budget.csv``). Each fit records why EM stopped (``em_stop`` in the
+    sweep CSV)."""
 
     corpora: list[CorpusSpec] = field(default_factory=list)
     # held-out fraction of the documents (Sec. 5.1: 20%)
@@ -146,7 +147,7 @@ class CtmSettings:
                             key,
                             "missing: em_iter_budget gives the EM iterations of every "
                             "(corpus, K, method) the sweep fits (corpus -> K -> method -> "
-                            "iterations), or is null (scripts/ncvi_em_iter_budget.py)",
+                            "iterations), or is null (evidence/em_iter_budget.csv)",
                         )
                     if n < 1:
                         raise ConfigError(key, f"must be an integer >= 1, got {n!r}")
@@ -207,6 +208,21 @@ class Fig6Task:
 
 
 @dataclass(frozen=True)
+class Fig5ConvergedTask:
+    """Evidence for Fig 5 (published/real/REVERSALS.md case 5): fits of ``corpus`` at ``K``
+    for seeds r = 0..``seeds``-1 (the sweep's initial topics) run to the EM tolerance, at
+    most ``em_max_iter`` iterations, the held-out likelihood after every one."""
+
+    corpus: str | None = None  # a corpus of ctm.corpora (its name; null: the first one)
+    K: list[int] = setting(factory=lambda: [5, 10], ge=2)  # topics
+    seeds: int = setting(1, ge=1)  # fits per (K, method)
+    methods: list[Literal["laplace", "delta", "bl"]] = field(  # the methods fitted
+        default_factory=lambda: list(CTM_METHODS)
+    )
+    em_max_iter: int = setting(100, ge=1)  # EM iterations at most (to the tolerance)
+
+
+@dataclass(frozen=True)
 class BenchTask:
     """bench.csv: CTM E-step and EM-iteration times, tomotopy's CTModel against our
     Laplace VI, BLR fit times."""
@@ -215,6 +231,8 @@ class BenchTask:
     K: list[int] = setting(factory=lambda: [10, 50], ge=2)  # topics of the CTM timings
     n_docs: int = setting(200, ge=1)  # the first n_docs training documents are timed
     em_iters: int = setting(2, ge=1)  # EM iterations per CTM timing
+    # each CTM timing this many times, the methods interleaved (the timing claims' replicates)
+    repeats: int = setting(3, ge=1)
     blr_problems: int = setting(3, ge=1)  # Table 1 problems timed per data set (at most all)
     # topics of tomotopy's CTModel and our Laplace VI, side by side (null: no comparison)
     tomotopy_K: int | None = setting(None, ge=2)
@@ -266,8 +284,20 @@ class BlrSettings:
         default_factory=lambda: ["jj", "laplace", "delta"]
     )
     prior_var: float = setting(1.0, gt=0)  # prior N(0, prior_var I) of the coefficients
-    # Table 1's predictive probability: plug-in mean, or Monte Carlo
+    # the predictive probability of Tables 1 and 2: plug-in mean (Sec. 5.2), or Monte Carlo
+    # over q (1,000 samples)
     predictive: Literal["plugin", "mc"] = "plugin"
+    # Jaakkola-Jordan's log predictive likelihood: the predictive above (same), or its own
+    # variational bound integrated over q (bound; Jaakkola & Jordan 2000)
+    jj_predictive: Literal["same", "bound"] = "same"
+    # the Jaakkola-Jordan rows (method jj): the batch bound, or the sequential one (JJ 2000)
+    jj_form: Literal["batch", "sequential"] = "batch"
+    # Table 1's noise: this many seeded re-splits of train + test at the document's sizes
+    # (1,500/917, 1,211/1,196) beside its standard split (0: none)
+    resplits: int = setting(0, ge=0)
+    resplit_seed: int = 60  # the re-splits' seeds: base_seed + resplit_seed + r
+    # Table 1's value: the standard split's (standard), or the mean over it and the re-splits
+    table1_estimate: Literal["standard", "resplit_mean"] = "standard"
     jj_tol: float = setting(1e-8, gt=0)  # batch Jaakkola-Jordan: convergence tolerance
     delta_tol: float = setting(1e-6, gt=0)  # delta method: convergence tolerance
     hyper: Hyper = field(default_factory=Hyper)
@@ -312,6 +342,33 @@ class Fig2Settings:
 
 
 @dataclass(frozen=True)
+class EmBudgetEvidenceSettings:
+    ctm: CtmSettings
+
+
+@dataclass(frozen=True)
+class Fig5ConvergedSettings:
+    ctm: CtmSettings
+    fig5_converged: Fig5ConvergedTask = field(default_factory=Fig5ConvergedTask)
+
+    def __post_init__(self):
+        if self.fig5_converged.corpus is not None:
+            _names_a_corpus(self.ctm, "fig5_converged.corpus", self.fig5_converged.corpus)
+
+    @property
+    def corpus(self) -> str:
+        """The corpus of the evidence fits: ``fig5_converged.corpus``, else the first of
+        ``ctm.corpora``."""
+        from latentlab.errors import ConfigError
+
+        if self.fig5_converged.corpus is not None:
+            return self.fig5_converged.corpus
+        if not self.ctm.corpora:
+            raise ConfigError("nonconjugate_vi.ctm.corpora", "no corpus for fig5_converged")
+        return self.ctm.corpora[0].name
+
+
+@dataclass(frozen=True)
 class Fig2PlotSettings:
     fig2: Fig2Task
 
@@ -332,6 +389,11 @@ class Fig6PlotSettings:
 
 @dataclass(frozen=True)
 class Table1Settings:
+    blr: BlrSettings
+
+
+@dataclass(frozen=True)
+class Table1TableSettings:
     blr: BlrSettings
 
 
@@ -399,6 +461,7 @@ class RuntimeLimits:
     table1: int = setting(20, ge=1)  # Table 1's problems
     table2: int = setting(20, ge=1)  # Table 2's splits
     bench: int = setting(15, ge=1)  # the bench
+    evidence: int = setting(30, ge=1)  # the Fig 5 evidence fits (EM to its tolerance)
 
 
 @dataclass(frozen=True)

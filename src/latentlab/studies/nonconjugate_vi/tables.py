@@ -11,7 +11,7 @@ import json
 import numpy as np
 import pandas as pd
 
-from latentlab.studies.nonconjugate_vi.study import STUDY
+from latentlab.studies.nonconjugate_vi.study import STUDY, Table1TableSettings
 from latentlab.studies.shape import TableOutput
 
 PAPER_T1 = {  # Table 1 (verbatim): (accuracy %, log likelihood)
@@ -58,11 +58,47 @@ def _t_greater(diff) -> float:
     return float(stats.ttest_1samp(diff, 0.0, alternative="greater").pvalue)
 
 
-@STUDY.table("table1")
+def with_split(per: pd.DataFrame) -> pd.DataFrame:
+    """``table1_problems`` rows with their ``split`` (a file without the column holds the
+    standard split only: split 0)."""
+    return per if "split" in per.columns else per.assign(split=0)
+
+
+def problem_rows(per: pd.DataFrame, estimate: str = "standard") -> pd.DataFrame:
+    """One row per (dataset, problem, method) of Table 1's estimate: the standard split's
+    (``standard``), or the mean over the standard split and the re-splits
+    (``resplit_mean``), in the file's order."""
+    per = with_split(per)
+    if estimate == "standard":
+        return per[per.split == 0].drop(columns="split").reset_index(drop=True)
+    if estimate != "resplit_mean":
+        raise ValueError(f"unknown Table 1 estimate {estimate!r}")
+    keys = ["dataset", "problem", "method"]
+    num = [c for c in ("accuracy", "loglik", "fit_s") if c in per.columns]
+    g = per.groupby(keys, sort=False)
+    out = g[num].mean().reset_index()
+    return out.assign(data_kind=g.data_kind.first().to_numpy(), n_splits=g.size().to_numpy())
+
+
+def split_means(per: pd.DataFrame) -> pd.DataFrame:
+    """Table 1's means over problems per (dataset, method, split): the replicates of its
+    values (the standard split and the re-splits at its sizes)."""
+    per = with_split(per)
+    return (
+        per.groupby(["dataset", "method", "split"], sort=False)[["accuracy", "loglik"]]
+        .mean()
+        .reset_index()
+    )
+
+
+@STUDY.table("table1", settings=Table1TableSettings)
 def table1(ctx) -> TableOutput:
-    """Table 1: mean accuracy (%) and log likelihood per dataset and method; one-sided
+    """Table 1: mean accuracy (%) and log likelihood per dataset and method (the standard
+    split's, or the mean over it and the re-splits: ``blr.table1_estimate``); one-sided
     t-tests over problems against JJ."""
-    per = ctx.csv("problems")
+    estimate = ctx.settings.blr.table1_estimate
+    raw = with_split(ctx.csv("problems"))
+    per = problem_rows(raw, estimate)
     methods = set(per.method)
     tab = []
     for (name, meth), g in per.groupby(["dataset", "method"], sort=False):
@@ -75,6 +111,8 @@ def table1(ctx) -> TableOutput:
             "paper_accuracy_pct": pa[0],
             "paper_loglik": pa[1],
             "n_problems": len(g),
+            "n_splits": int(raw[(raw.dataset == name) & (raw.method == meth)].split.nunique()),
+            "estimate": estimate,
             "data_kind": g.data_kind.iloc[0],
         }
         if meth in ("laplace", "delta") and "jj" in methods:
