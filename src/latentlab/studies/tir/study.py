@@ -154,8 +154,8 @@ class FitCfg:
     # iterations, or grad_iter projected gradient-ascent steps of size grad_step
     optimizer: Literal["lbfgs", "gradient"] = "lbfgs"
     # TIR: L-BFGS-B iterations at most per regression step (default 1: one projected
-    # steepest-ascent step with a line search, the literal reading; 10000: the M-step to
-    # L-BFGS-B's convergence test, which on Cora never comes: l grows without bound)
+    # steepest-ascent step with a line search, the literal reading; 1000: the M-step to
+    # L-BFGS-B's convergence test where it comes, on the synthetic recovery corpora)
     lbfgs_iter: int = setting(1, ge=1)
     grad_iter: int = setting(1, ge=1)  # TIR, optimizer gradient: steps per regression step
     # TIR, optimizer gradient: the step size (words of l per nat of log-likelihood gradient)
