@@ -11,6 +11,8 @@ TIR_SYNTH = _study_shape("tir").settings("synth", TIR).synthetic
 TIR_MODELS = ["lda", "tir", "tire", "dmr"]
 TIR_TABLES = ["table3_1", "table3_2", "table3_4", "fig3_3_signtest"]
 TIR_FIGS = ["fig3_4", "fig_l_recovery"]
+# evidence the causes and REVERSALS.md cite (issue 37): results/{run}/tir/evidence/<name>.csv
+TIR_EVIDENCE = ["recovery_by_citers"]
 STUDY_FIGURES["tir"] = [f"{TIR_OUT}/{f}.png" for f in TIR_FIGS]
 
 
@@ -31,6 +33,7 @@ rule tir:
         [f"{TIR_OUT}/{f}.{x}" for f in TIR_FIGS for x in ("png", "csv")],
         f"{TIR_OUT}/bench.csv",
         f"{TIR_OUT}/claims.csv",
+        [f"{TIR_OUT}/evidence/{e}.{x}" for e in TIR_EVIDENCE for x in ("csv", "md")],
 
 
 rule tir_synth:
@@ -130,6 +133,7 @@ rule tir_recovery:
         truth=f"{TIR_OUT}/data/{{corpus}}_truth.npz",
     output:
         csv=f"{TIR_OUT}/recovery/{{corpus}}.csv",
+        docs=f"{TIR_OUT}/recovery/{{corpus}}_docs.csv",
     log:
         f"{TIR_LOG}/recovery_{{corpus}}.log",
     benchmark:
@@ -143,6 +147,30 @@ rule tir_recovery:
         io=tir_io,
     shell:
         "python -m latentlab tir recovery --params {params.json:q} {params.io} > {log} 2>&1"
+
+
+rule tir_evidence_recovery_by_citers:
+    input:
+        docs=f"{TIR_OUT}/recovery/{TIR_C['recovery']}_docs.csv",
+        full=f"{TIR_OUT}/prep/{TIR_C['recovery']}/full.npz",
+        truth=f"{TIR_OUT}/data/{TIR_C['recovery']}_truth.npz",
+    output:
+        csv=f"{TIR_OUT}/evidence/recovery_by_citers.csv",
+        md=f"{TIR_OUT}/evidence/recovery_by_citers.md",
+    log:
+        f"{TIR_LOG}/evidence_recovery_by_citers.log",
+    benchmark:
+        f"{TIR_BENCH}/evidence_recovery_by_citers.tsv"
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=10,
+    params:
+        json=step_params("tir", "evidence_recovery_by_citers"),
+        io=tir_io,
+    shell:
+        "python -m latentlab tir evidence_recovery_by_citers --params {params.json:q} "
+        "{params.io} > {log} 2>&1"
 
 
 rule tir_table3_1:
@@ -293,7 +321,8 @@ rule tir_claims:
         ladder=ladder_inputs("tir"),
         table3_1=f"{TIR_OUT}/table3_1.csv",
         recovery=f"{TIR_OUT}/recovery/{TIR_C['recovery']}.csv",
-        fig3_4=f"{TIR_OUT}/fig3_4.csv",
+        self_edges=f"{TIR_OUT}/explore/{TIR_C['selfcite']}/tire_edges.csv",
+        self_truth=f"{TIR_OUT}/data/{TIR_C['selfcite']}_truth.npz",
         signtest=f"{TIR_OUT}/fig3_3_signtest.csv",
         docs=f"{TIR_OUT}/explore/{TIR_C['explore']}/tir_docs.csv",
         tire_docs=f"{TIR_OUT}/explore/{TIR_C['explore']}/tire_docs.csv",

@@ -18,8 +18,13 @@ kind ``lda``  alpha^(d) = alpha (the same sampler with no regression; the study'
 
 The sampler is the approximate one of the experiments (no Polya product; ``exact=True``
 uses Eq 3.4 in full, for small corpora). Regression steps run after every ``interval``-th
-sweep with L-BFGS-B under bounds >= 0 (Sec. 3.4 says only "maximum likelihood updates on
-l ... via gradient ascent"; the optimiser and its step size are ours).
+sweep (Sec. 3.5: "every 10 Gibbs iterations"). Sec. 3.4 says only "maximum likelihood
+updates on l, obtained via stochastic EM using gradient ascent", so the optimiser and its
+budget per step are settings: ``optimizer="lbfgs"`` runs L-BFGS-B under bounds >= 0 for at
+most ``lbfgs_iter`` iterations (a large budget: the M-step to convergence);
+``optimizer="gradient"`` takes ``grad_iter`` projected steps of fixed size ``grad_step``,
+x <- max(0, x + grad_step * gradient). ``reg_stats`` counts the steps, the optimiser's
+iterations and the steps that ended at the budget rather than at convergence.
 """
 
 from __future__ import annotations
@@ -36,6 +41,7 @@ from .graph import CitationGraph
 
 KINDS = ("lda", "tir", "tire", "dmr")
 ESTIMATORS = ("ml", "map", "mh", "slice")
+OPTIMIZERS = ("lbfgs", "gradient")
 SAMPLERS = ("mh", "slice")
 SLICE_MAX_OUT = 20  # stepping-out budget (Neal's m) of the slice sampler
 SLICE_MAX_SHRINK = 60  # shrinkage proposals before a coordinate keeps its value
@@ -64,6 +70,9 @@ class InfluenceModel:
         mh_step: float = 1.0,
         slice_width: float = 1.0,
         average_from: int = 0,
+        optimizer: str = "lbfgs",
+        grad_iter: int = 1,
+        grad_step: float = 0.1,
     ):
         if kind not in KINDS:
             raise ConfigError("kind", f"must be one of {KINDS}, got {kind!r}")
@@ -76,6 +85,14 @@ class InfluenceModel:
         for name, v in (("mh_step", mh_step), ("slice_width", slice_width)):
             if not (np.isfinite(v) and v > 0):
                 raise ConfigError(name, f"must be finite and > 0, got {v}")
+        if optimizer not in OPTIMIZERS:
+            raise ConfigError("optimizer", f"must be one of {OPTIMIZERS}, got {optimizer!r}")
+        if int(lbfgs_iter) < 1 or int(grad_iter) < 1:
+            raise ConfigError(
+                "lbfgs_iter/grad_iter", f"must be >= 1, got {lbfgs_iter} and {grad_iter}"
+            )
+        if not (np.isfinite(grad_step) and grad_step > 0):
+            raise ConfigError("grad_step", f"must be finite and > 0, got {grad_step}")
         if refresh not in ("visit", "sweep"):
             raise ConfigError("refresh", f"must be 'visit' or 'sweep', got {refresh!r}")
         for name, v in (("alpha", alpha), ("beta", beta), ("sigma", sigma), ("rate", rate)):
@@ -91,7 +108,11 @@ class InfluenceModel:
         self.exact, self.lbfgs_iter, self.seed = bool(exact), int(lbfgs_iter), int(seed)
         self.mh_step, self.slice_width = float(mh_step), float(slice_width)
         self.average_from = int(average_from)
+        self.optimizer, self.grad_iter = optimizer, int(grad_iter)
+        self.grad_step = float(grad_step)
         self.regression_seconds: list[float] = []
+        # regression steps, optimiser iterations, steps stopped by the budget (not converged)
+        self.reg_stats = {"steps": 0, "iterations": 0, "at_budget": 0}
 
     # ------------------------------------------------------------------ set-up
     def initialize(self, corpus, graph: CitationGraph, z0=None) -> InfluenceModel:
@@ -294,8 +315,31 @@ class InfluenceModel:
         grad -= 1.0
         return -f, -grad.ravel()
 
+    def _optimize(self, x0: np.ndarray) -> np.ndarray:
+        """Maximise the objective from ``x0`` under x >= 0 within the step's budget
+        (``optimizer``: L-BFGS-B, ``lbfgs_iter`` iterations at most; or ``grad_iter`` fixed
+        gradient-ascent steps of size ``grad_step``, each projected onto x >= 0)."""
+        st = self.reg_stats
+        st["steps"] += 1
+        if self.optimizer == "gradient":
+            x = x0.copy()
+            for _ in range(self.grad_iter):
+                _, neg_grad = self.objective(x)
+                x = np.maximum(x - self.grad_step * neg_grad, 0.0)
+            st["iterations"] += self.grad_iter
+            st["at_budget"] += 1  # a fixed number of steps: never run to convergence
+            return x
+        res = minimize(
+            self.objective, x0, jac=True, method="L-BFGS-B",
+            bounds=[(0.0, None)] * len(x0), options={"maxiter": self.lbfgs_iter},
+        )  # fmt: skip
+        st["iterations"] += int(res.nit)
+        st["at_budget"] += int(res.status == 1)  # the iteration (or evaluation) limit
+        return np.maximum(res.x, 0.0)
+
     def regress(self) -> None:
-        """One stochastic-EM M-step (L-BFGS-B, bounds >= 0) given the current z."""
+        """One stochastic-EM M-step given the current z (Sec 3.4; the optimiser and its
+        budget: :meth:`_optimize`)."""
         import time
 
         t0 = time.perf_counter()
@@ -306,11 +350,7 @@ class InfluenceModel:
         else:
             x0 = self.lam.ravel()
         if len(x0):
-            res = minimize(
-                self.objective, x0, jac=True, method="L-BFGS-B",
-                bounds=[(0.0, None)] * len(x0), options={"maxiter": self.lbfgs_iter},
-            )  # fmt: skip
-            x = np.maximum(res.x, 0.0)
+            x = self._optimize(np.asarray(x0, dtype=float))
             if not np.isfinite(x).all():
                 raise DataError(None, f"{self.kind}: regression step gave non-finite values")
             if self.kind == "tir":

@@ -9,7 +9,7 @@ import pandas as pd
 from latentlab.plotting import figure
 from latentlab.studies.shape import FigureOutput
 
-from .study import STUDY
+from .study import STUDY, first_run
 
 
 def _welch(s, n):
@@ -22,7 +22,7 @@ def _welch(s, n):
 @STUDY.figure("fig3_4")
 def fig3_4(ctx):
     """TIRE edge influence l^(c,d) of planted self-citation edges vs the others."""
-    e = ctx.csv("edges")
+    e = first_run(ctx.csv("edges"))
     t = np.load(ctx.input("truth"))
     if len(t["is_self"]) != len(e):
         raise ValueError("fig3_4: edge list and truth disagree in length")

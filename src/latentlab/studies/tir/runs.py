@@ -19,6 +19,7 @@ from latentlab.models.tir.model import InfluenceModel
 
 from .study import (
     STUDY,
+    EvidenceSettings,
     ExploreSettings,
     FitSettings,
     PrepareSettings,
@@ -122,12 +123,29 @@ def load_graph(corpus: BowCorpus) -> CitationGraph:
 
 
 def make_model(kind, f, seed, exact=False, average_from=0):
+    """The model of ``kind`` with the fit settings ``f``: TIR's regression step on l as
+    the reading regression_budget sets it (``optimizer``, ``lbfgs_iter``, ``grad_*``),
+    TIRE's and DMR's by L-BFGS-B with ``lbfgs_iter_other`` iterations at most."""
+    if kind == "tir":
+        opt = dict(optimizer=f.optimizer, lbfgs_iter=f.lbfgs_iter, grad_iter=f.grad_iter,
+                   grad_step=f.grad_step)  # fmt: skip
+    else:
+        opt = dict(optimizer="lbfgs", lbfgs_iter=f.lbfgs_iter_other)
     return InfluenceModel(
         kind, K=f.K, alpha=f.alpha, beta=f.beta, sigma=f.sigma, estimator=f.estimator,
         rate=f.rate, interval=f.interval, l_init=f.l_init, refresh=f.refresh, exact=exact,
-        lbfgs_iter=f.lbfgs_iter, seed=seed, mh_step=f.mh_step, slice_width=f.slice_width,
-        average_from=average_from,
+        seed=seed, mh_step=f.mh_step, slice_width=f.slice_width, average_from=average_from,
+        **opt,
     )  # fmt: skip
+
+
+def regression_setting(f) -> str:
+    """TIR's regression step as the recovery CSV and the notes name it (reading
+    regression_budget)."""
+    if f.optimizer == "gradient":
+        return (f"{f.grad_iter} gradient-ascent step(s) of size {f.grad_step:g} every "
+                f"{f.interval} sweeps")  # fmt: skip
+    return f"L-BFGS-B (at most {f.lbfgs_iter} iterations) every {f.interval} sweeps"
 
 
 def score_heldout(phi_wk, alphas, held_ptr, held_w, n_temps, S, seed, stream):
@@ -150,17 +168,39 @@ def score_heldout(phi_wk, alphas, held_ptr, held_w, n_temps, S, seed, stream):
 @STUDY.run("fit", settings=FitSettings)
 def fit(ctx):
     """Table 3.1: one model (wildcard ``model``: lda, tir, tire, dmr) trained on the
-    training halves; every ``sample_every``-th post-burn-in sample scores the held-out
-    halves by AIS; the likelihoods are averaged over samples (Sec. 3.5.2)."""
-    from latentlab.models.lda import CGS
-
-    f, a = ctx.settings.fit, ctx.settings.ais
+    training halves, ``predict.reps`` runs; every ``sample_every``-th post-burn-in sample
+    scores the held-out halves by AIS; the likelihoods are averaged over samples (Sec.
+    3.5.2). Run r's fit and AIS seeds are the same for every model (paired runs)."""
+    f, a, reps = ctx.settings.fit, ctx.settings.ais, ctx.settings.predict.reps
     kind = ctx.wildcards.get("model")
     train = BowCorpus.load(ctx.input("train"))
     sp = np.load(ctx.input("split"))
     test, held_ptr, held_w = sp["test"], sp["held_ptr"], sp["held_w"]
     g = load_graph(train)
-    seed = ctx.seed(f.seed_offset)
+    frames, runs = [], []
+    for r in range(reps):
+        df, info = _fit_one(ctx, kind, f, a, r, train, g, test, held_ptr, held_w)
+        frames.append(df)
+        runs.append(info)
+    pd.concat(frames, ignore_index=True).to_csv(ctx.output("scores"), index=False)
+    _write_json(
+        ctx.output("info"),
+        {
+            "model": kind,
+            "K": f.K,
+            "tokens": int(train.n_tokens),
+            "runs": runs,
+            "settings": {"fit": f.__dict__, "ais": a.__dict__, "reps": reps},
+        },
+    )
+
+
+def _fit_one(ctx, kind, f, a, r, train, g, test, held_ptr, held_w):
+    """Run ``r`` of one Table 3.1 model: its scores (one row per test document) and its
+    timings."""
+    from latentlab.models.lda import CGS
+
+    seed = ctx.seed(f.seed_offset, r)
     if kind == "lda":
         m = CGS(f.K, alpha=f.alpha, beta=f.beta, optimize_interval=0, seed=seed)
         m.initialize(train)
@@ -179,34 +219,30 @@ def fit(ctx):
             else:
                 alphas = np.stack([m.doc_prior(int(d)) for d in test])
             lp = score_heldout(
-                m.phi_wk(), alphas, held_ptr, held_w, a.n_temps, a.S, ctx.seed(a.seed_offset),
-                stream=len(scores),
+                m.phi_wk(), alphas, held_ptr, held_w, a.n_temps, a.S,
+                ctx.seed(a.seed_offset, r), stream=len(scores),
             )  # fmt: skip
             scores.append(lp)
             ctx_log(kind, it, lp)
     S = np.array(scores)  # samples x docs (>= 1: sample_every <= n_iter, FitCfg at start-up)
-    df = pd.DataFrame({"doc": test, "n_heldout": np.diff(held_ptr)})
+    df = pd.DataFrame({"rep": r, "doc": test, "n_heldout": np.diff(held_ptr)})
     df["logp"] = logsumexp(S, axis=0) - math.log(len(S))
     for s in range(len(S)):
         df[f"logp_s{s}"] = S[s]
-    df.to_csv(ctx.output("scores"), index=False)
     reg = getattr(m, "regression_seconds", [])
     ntok = len(m.w)
-    _write_json(
-        ctx.output("info"),
-        {
-            "model": kind,
-            "K": f.K,
-            "sweeps": n_sweeps,
-            "tokens": int(ntok),
-            "seconds_sampling": t_sweep,
-            "tokens_per_second": ntok * n_sweeps / t_sweep,
-            "regression_steps": len(reg),
-            "regression_seconds_mean": float(np.mean(reg)) if reg else 0.0,
-            "n_samples_scored": len(S),
-            "settings": {"fit": f.__dict__, "ais": a.__dict__},
-        },
-    )
+    info = {
+        "rep": r,
+        "seed": seed,
+        "sweeps": n_sweeps,
+        "seconds_sampling": t_sweep,
+        "tokens_per_second": ntok * n_sweeps / t_sweep,
+        "regression_steps": len(reg),
+        "regression_seconds_mean": float(np.mean(reg)) if reg else 0.0,
+        "regression": dict(getattr(m, "reg_stats", {})),
+        "n_samples_scored": len(S),
+    }
+    return df, info
 
 
 def ctx_log(kind, it, lp):
@@ -220,30 +256,34 @@ def ctx_log(kind, it, lp):
 @STUDY.run("explore", settings=ExploreSettings)
 def explore(ctx):
     """Tables 3.2-3.5 and Fig 3.4: TIR or TIRE (wildcard ``model``) on the whole cleaned
-    corpus, ``explore.burn_in`` iterations; l, T (Eq 3.2) and edge weights of the final
-    sample."""
+    corpus, ``explore.burn_in`` iterations, ``explore.reps`` runs (column ``rep``); l, T
+    (Eq 3.2) and edge weights of each run's final sample."""
     f, e = ctx.settings.fit, ctx.settings.explore
     kind = ctx.wildcards.get("model")
     if kind not in ("tir", "tire"):
         raise ConfigError("model", f"explore runs tir or tire, got {kind!r}")
     full = BowCorpus.load(ctx.input("full"))
     g = load_graph(full)
-    m = make_model(kind, f, ctx.seed(e.seed_offset)).fit(full, e.burn_in, graph=g)
     titles = full.titles or [str(i) for i in range(full.n_docs)]
-    docs = pd.DataFrame(
-        {
-            "doc": np.arange(full.n_docs),
-            "title": titles,
-            "citations": g.in_degree(),
-            "l": m.l,
-            "T": m.total_influence(),
-        }
-    )
-    docs.to_csv(ctx.output("docs"), index=False)
-    ew = m.l[g.cidx] if kind == "tir" else m.ew
-    pd.DataFrame({"citing": g.citing(), "cited": g.cidx, "l_edge": ew}).to_csv(
-        ctx.output("edges"), index=False
-    )
+    docs, edges = [], []
+    for r in range(e.reps):
+        m = make_model(kind, f, ctx.seed(e.seed_offset, r)).fit(full, e.burn_in, graph=g)
+        docs.append(
+            pd.DataFrame(
+                {
+                    "rep": r,
+                    "doc": np.arange(full.n_docs),
+                    "title": titles,
+                    "citations": g.in_degree(),
+                    "l": m.l,
+                    "T": m.total_influence(),
+                }
+            )
+        )
+        ew = m.l[g.cidx] if kind == "tir" else m.ew
+        edges.append(pd.DataFrame({"rep": r, "citing": g.citing(), "cited": g.cidx, "l_edge": ew}))
+    pd.concat(docs, ignore_index=True).to_csv(ctx.output("docs"), index=False)
+    pd.concat(edges, ignore_index=True).to_csv(ctx.output("edges"), index=False)
 
 
 @STUDY.run("recovery", settings=RecoverySettings)
@@ -252,7 +292,8 @@ def recovery(ctx):
     MAP, ML with the exact sampler, and the document's alternatives: l sampled by MH and by
     slice sampling, estimated by the posterior mean) against the true l, and against
     no-regression baselines (l = 0, i.e. LDA; l = the true mean for every document). Every
-    variant runs the same number of Gibbs sweeps."""
+    variant runs the same number of Gibbs sweeps. Output ``docs``: every fit's estimate of
+    each cited document's l, with its citers (the evidence by citers reads it)."""
     f, r = ctx.settings.fit, ctx.settings.recovery
     corpus = BowCorpus.load(ctx.input("full"))
     truth = np.load(ctx.input("truth"))
@@ -260,7 +301,7 @@ def recovery(ctx):
     K = int(truth["phi"].shape[0])
     cited = np.unique(g.cidx)
     l_true = truth["l"][cited]
-    rows = []
+    rows, est_rows = [], []
 
     def l1(x):
         return float(np.mean(np.abs(x - l_true)))
@@ -286,7 +327,7 @@ def recovery(ctx):
             t0 = time.perf_counter()
             m = make_model("tir", fc, ctx.seed(r.seed_offset, rep), exact, avg_from)
             m.fit(corpus, r.n_iter, graph=g)
-            st = m.mcmc_stats
+            st, reg = m.mcmc_stats, m.reg_stats
             if est == "mh":
                 setting = (f"random-walk sd {fc.mh_step:g}, acceptance "
                            f"{st['accepted'] / st['proposals']:.2f}, mean of sweeps "
@@ -296,14 +337,96 @@ def recovery(ctx):
                 setting = (f"width {fc.slice_width:g}, {ev:.1f} evaluations per update, "
                            f"{st['stuck']} unmoved, mean of sweeps "
                            f"{avg_from + 1}-{r.n_iter}")  # fmt: skip
-            elif est == "map":
-                setting = f"Exponential rate {fc.rate:g}, L-BFGS-B every {fc.interval} sweeps"
             else:
-                setting = f"L-BFGS-B every {fc.interval} sweeps"
+                setting = regression_setting(fc)
+                if est == "map":
+                    setting = f"Exponential rate {fc.rate:g}, {setting}"
+                setting += (f"; {reg['at_budget']} of {reg['steps']} steps stopped at the "
+                            "budget")  # fmt: skip
+            lhat = m.l_mean[cited]
             rows.append(
-                {"method": name, "rep": rep, "l1": l1(m.l_mean[cited]),
-                 "seconds": time.perf_counter() - t0, "setting": setting}
+                {"method": name, "rep": rep, "l1": l1(lhat),
+                 "seconds": time.perf_counter() - t0, "setting": setting,
+                 "reg_steps": reg["steps"], "reg_iterations": reg["iterations"],
+                 "reg_at_budget": reg["at_budget"]}
             )  # fmt: skip
+            est_rows.append(pd.DataFrame({"method": name, "rep": rep, "doc": cited,
+                                          "l_hat": lhat}))  # fmt: skip
     df = pd.DataFrame(rows)
     df["n_cited"] = len(cited)
     df.to_csv(ctx.output("csv"), index=False)
+    est = pd.concat(est_rows, ignore_index=True) if est_rows else pd.DataFrame(
+        columns=["method", "rep", "doc", "l_hat"])  # fmt: skip
+    deg = g.in_degree()
+    est["citers"] = deg[est.doc.to_numpy()]
+    est["l_true"] = truth["l"][est.doc.to_numpy()]
+    est.to_csv(ctx.output("docs"), index=False)
+
+
+# the cited documents' classes by their number of citers (REVERSALS.md case 3)
+CITER_CLASSES = (("1", 1, 1), ("2-3", 2, 3), (">= 4", 4, None))
+
+
+def by_citers(name, rep, l_hat, l_true, citers):
+    """Rows of the evidence by citers: L1 error and bias of ``l_hat`` over every cited
+    document, then over those with 1, 2-3 and >= 4 citers."""
+    out = []
+    for label, lo, hi in (("all", 1, None), *CITER_CLASSES):
+        m = (citers >= lo) & (citers <= (hi if hi is not None else np.inf))
+        err = l_hat[m] - l_true[m]
+        out.append({"estimator": name, "rep": rep, "citers": label, "n_docs": int(m.sum()),
+                    "l1": float(np.mean(np.abs(err))) if m.any() else np.nan,
+                    "bias": float(np.mean(err)) if m.any() else np.nan})  # fmt: skip
+    return out
+
+
+@STUDY.run("evidence_recovery_by_citers", settings=EvidenceSettings)
+def evidence_recovery_by_citers(ctx):
+    """Evidence of REVERSALS.md case 3: each recovery fit's L1 error and bias of l-hat
+    overall and by the cited document's citers (1, 2-3, >= 4), beside the baselines and ML
+    and MAP given the TRUE topic assignments (the regression step to convergence with the
+    generator's z; MAP at the generator's rate), averaged over the recovery runs."""
+    from latentlab.outputs import write_table
+
+    s = ctx.settings
+    name = s.corpora.get("recovery", "")
+    if name not in s.synthetic:
+        raise ConfigError("tir.corpora.recovery", f"{name!r} is not a synthetic corpus")
+    est = pd.read_csv(ctx.input("docs"))
+    corpus = BowCorpus.load(ctx.input("full"))
+    truth = np.load(ctx.input("truth"))
+    g = load_graph(corpus)
+    cited = np.unique(g.cidx)
+    l_true, citers = truth["l"][cited], g.in_degree()[cited]
+    rows = by_citers("no regression (l = 0)", 0, np.zeros_like(l_true), l_true, citers)
+    rows += by_citers("constant l = true mean", 0, np.full_like(l_true, l_true.mean()), l_true,
+                      citers)  # fmt: skip
+    K = int(truth["phi"].shape[0])
+    rate = s.synthetic[name].rate
+    ptr, _ = corpus.to_tokens()
+    ndk = np.rint(truth["zbar"] * np.diff(ptr)[:, None]).astype(np.int64)
+    for label, estimator in (("ML given the true z", "ml"),
+                             (f"MAP given the true z (rate {rate:g})", "map")):  # fmt: skip
+        m = InfluenceModel("tir", K, alpha=s.fit.alpha, beta=s.fit.beta, estimator=estimator,
+                           rate=rate, lbfgs_iter=TRUE_Z_ITER).initialize(corpus, g)  # fmt: skip
+        m.ndk[:] = ndk
+        m.regress()
+        if m.reg_stats["at_budget"]:
+            raise DataError(ctx.input("truth"), f"{label}: L-BFGS-B did not converge")
+        rows += by_citers(label, 0, m.l[cited], l_true, citers)
+    for (method, rep), e in est.groupby(["method", "rep"], sort=False):
+        e = e.set_index("doc").loc[cited]
+        rows += by_citers(method, int(rep), e.l_hat.to_numpy(), l_true, citers)
+    df = pd.DataFrame(rows)
+    out = (df.groupby(["estimator", "citers"], sort=False)
+           .agg(n_docs=("n_docs", "first"), runs=("rep", "nunique"), l1=("l1", "mean"),
+                l1_sd=("l1", "std"), bias=("bias", "mean"))
+           .reset_index())  # fmt: skip
+    out["l1_sd"] = out["l1_sd"].fillna(0.0)
+    meta = ctx.meta(corpus=name, n_cited=int(len(cited)), generator_rate=rate,
+                    true_z_lbfgs_iter=TRUE_Z_ITER)  # fmt: skip
+    # a class with no cited document (a small corpus) has no error: NaN
+    write_table(out, ctx.output("csv"), ctx.output("md"), meta, allow_nan=True, floatfmt=".3f")
+
+
+TRUE_Z_ITER = 10000  # L-BFGS-B's budget given the true z: the M-step to convergence

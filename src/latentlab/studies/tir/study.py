@@ -8,12 +8,17 @@ own (chapter 3).
 Every default below is the document's value where it gives one (alpha = beta = 0.1,
 sigma = 1, 250 burn-in + 1000 iterations, regression every 10 iterations, AIS on every
 100th sample, 500 burn-in for the exploratory runs); the rest are recorded choices
-(K, AIS temperatures and samples, initial l, the citation direction of Cora).
+(K, AIS temperatures and samples, initial l, the citation direction of Cora), and the
+budget of TIR's regression step is a reading (``readings.py``: regression_budget).
 
 Notes
 -----
 ``table3_2`` is the Cora analogue of Tables 3.2/3.3 and ``table3_4`` of 3.4/3.5;
 ``fig3_4`` and ``fig_l_recovery`` are drawn on synthetic TIR corpora with known influence.
+Table 3.1's fits and the exploratory fits run ``predict.reps`` / ``explore.reps`` times
+(the claims' replicates; the tables show run 0). The readings sweep ``regression_budget``
+reruns the l recovery and the benchmark under every option (``tir_readings``);
+``evidence/recovery_by_citers.csv`` is the evidence of REVERSALS.md case 3.
 """
 
 from __future__ import annotations
@@ -142,7 +147,22 @@ class FitCfg:
     # when a document's prior is recomputed from its cited documents' counts: at its visit
     # or once per sweep (ours: the document does not say)
     refresh: Literal["visit", "sweep"] = "visit"
-    lbfgs_iter: int = setting(50, ge=1)  # L-BFGS-B iterations of a regression step (ours)
+    # TIR's regression step on l (Sec 3.4: "maximum likelihood updates on l, obtained via
+    # stochastic EM using gradient ascent"; Sec 3.5: "regression steps every 10 Gibbs
+    # iterations"; no step size, number of steps or stopping rule is given: reading
+    # regression_budget, readings.py): L-BFGS-B under l >= 0 for at most lbfgs_iter
+    # iterations, or grad_iter projected gradient-ascent steps of size grad_step
+    optimizer: Literal["lbfgs", "gradient"] = "lbfgs"
+    # TIR: L-BFGS-B iterations at most per regression step (default 1: one projected
+    # steepest-ascent step with a line search, the literal reading; 1000: the M-step to
+    # L-BFGS-B's convergence test where it comes, on the synthetic recovery corpora)
+    lbfgs_iter: int = setting(1, ge=1)
+    grad_iter: int = setting(1, ge=1)  # TIR, optimizer gradient: steps per regression step
+    # TIR, optimizer gradient: the step size (words of l per nat of log-likelihood gradient)
+    grad_step: float = setting(0.1, gt=0)
+    # TIRE's edge weights and DMR's lambda: L-BFGS-B iterations at most per regression step
+    # (ours, not the reading above, which concerns TIR's l)
+    lbfgs_iter_other: int = setting(50, ge=1)
     seed_offset: int = 300  # the fit's seed: base_seed + this
 
     def __post_init__(self):
@@ -165,9 +185,19 @@ class AisCfg:
 
 
 @dataclass(frozen=True)
+class PredictCfg:
+    """Table 3.1's fits: runs of every model (the document reports one run)."""
+
+    # runs per model, seeds base_seed + fit.seed_offset + r (r = 0: the run the published
+    # Table 3.1 had); the claims read every run as a replicate
+    reps: int = setting(1, ge=1)
+
+
+@dataclass(frozen=True)
 class FitSettings:
     fit: FitCfg = FitCfg()
     ais: AisCfg = AisCfg()
+    predict: PredictCfg = PredictCfg()
 
 
 @dataclass(frozen=True)
@@ -175,7 +205,10 @@ class ExploreCfg:
     """The exploratory TIR and TIRE fits on the whole corpus (Tables 3.2-3.5, Fig 3.4)."""
 
     burn_in: int = setting(500, ge=0)  # "500 burn-in iterations" (Sec 3.5)
-    seed_offset: int = 500  # the exploratory fits' seed: base_seed + this
+    seed_offset: int = 500  # the exploratory fits' seed: base_seed + this + r
+    # runs of every exploratory fit (r = 0: the one Tables 3.2-3.5 and Fig 3.4 show); the
+    # claims read every run as a replicate
+    reps: int = setting(1, ge=1)
 
 
 @dataclass(frozen=True)
@@ -204,6 +237,16 @@ class RecoveryCfg:
 class RecoverySettings:
     fit: FitCfg = FitCfg()
     recovery: RecoveryCfg = RecoveryCfg()
+
+
+@dataclass(frozen=True)
+class EvidenceSettings:
+    """evidence_recovery_by_citers: the recovery fits' estimates of l by the cited
+    document's number of citers, beside ML and MAP given the true topic assignments."""
+
+    corpora: dict[str, str] = field(default_factory=dict)  # the recovery corpus
+    synthetic: dict[str, SynthCorpus] = field(default_factory=dict)  # its generator's rate
+    fit: FitCfg = FitCfg()  # the alpha of the regression given the true z
 
 
 @dataclass(frozen=True)
@@ -254,3 +297,11 @@ class ClaimsSettings:
     corpora: dict[str, str] = field(default_factory=dict)
     fit: FitCfg = FitCfg()  # C3.9 charges one regression step per fit.interval sweeps
     tables: TableCfg = TableCfg()  # C3.10 notes Table 3.4's documents (tables.edge_docs)
+
+
+def first_run(df):
+    """The rows of run 0 of an exploratory fit's CSV (the run Tables 3.2-3.5 and Fig 3.4
+    show), without its ``rep`` column."""
+    if "rep" not in df:
+        return df
+    return df[df["rep"] == 0].drop(columns="rep").reset_index(drop=True)
