@@ -50,11 +50,30 @@ def _ch4(seeds, gap, jitter=0.0):
         for i, n in enumerate(NS):
             base = 0.40 + 0.04 * i
             sign = -sign
-            rows += [dict(dataset="scene13", model="IWTM", T=25, n_train=n, K=100 + 30 * i + s,
-                          seed=s, acc=base + (gap + jitter * sign) / 100, seconds=10.0,
-                          sweeps=20),
-                     dict(dataset="scene13", model="LDA_on_IWTM_clusters", T=25, n_train=n,
-                          K=100, seed=s, acc=base, seconds=1.0, sweeps=20)]
+            rows += [
+                dict(
+                    dataset="scene13",
+                    model="IWTM",
+                    T=25,
+                    n_train=n,
+                    K=100 + 30 * i + s,
+                    seed=s,
+                    acc=base + (gap + jitter * sign) / 100,
+                    seconds=10.0,
+                    sweeps=20,
+                ),
+                dict(
+                    dataset="scene13",
+                    model="LDA_on_IWTM_clusters",
+                    T=25,
+                    n_train=n,
+                    K=100,
+                    seed=s,
+                    acc=base,
+                    seconds=1.0,
+                    sweeps=20,
+                ),
+            ]
             rows += [dict(dataset="scene13", model="sLDA_BOW", T=25, n_train=n, K=K, seed=s,
                           acc=base - d, seconds=1.0, sweeps=20)
                      for K, d in ((25, 0.03), (100, 0.01), (400, 0.02))]  # fmt: skip
@@ -97,6 +116,7 @@ def test_e6_judges_the_growth_factor_not_the_direction(tmp_path):
     """A DP vocabulary grows with the data: the row asks for the document's factor 1.44
     (+- claims.e6_ratio_tol), and refuses no growth; a growth at the model's prior rate only
     passes when it is near the document's."""
+
     def frame(ratio):
         f = _ch4(3, 2.0).astype({"K": float})
         iw = f.model == "IWTM"
@@ -117,9 +137,21 @@ def _ch5(curve, seeds=3, noise=0.0):
     rng = np.random.default_rng(0)
     for s in range(seeds):
         for n in NS:
-            rows += [dict(dataset="scene13", model="LDA_KMEANS", T=25, n_train=n, K=k, seed=s,
-                          acc=(40 + c + noise * rng.normal()) / 100, seconds=2.0,
-                          kmeans_s=1.0, lda_s=1.0) for k, c in zip(ks, curve, strict=True)]
+            rows += [
+                dict(
+                    dataset="scene13",
+                    model="LDA_KMEANS",
+                    T=25,
+                    n_train=n,
+                    K=k,
+                    seed=s,
+                    acc=(40 + c + noise * rng.normal()) / 100,
+                    seconds=2.0,
+                    kmeans_s=1.0,
+                    lda_s=1.0,
+                )
+                for k, c in zip(ks, curve, strict=True)
+            ]
             rows += [dict(dataset="scene13", model="IWTM_CAVI", T=25, n_train=n, K=300, seed=s,
                           acc=0.5, seconds=20.0, onehot_frac=0.95, clusters_trace="[1, 2]"),
                      dict(dataset="scene13", model="LDA_GDPMM", T=25, n_train=n, K=350, seed=s,
@@ -162,8 +194,9 @@ def _active(seeds, lda_gap):
     for s in range(seeds):
         for i, n in enumerate((65, 130, 195, 260)):
             for m in ("active", "random"):
+                acc = 0.4 + 0.03 * i + 0.01 * (m == "active")
                 rows.append(dict(dataset="scene13", model="IWTM", method=m, seed=s,
-                                 n_labelled=n, acc=0.4 + 0.03 * i + 0.01 * (m == "active")))  # fmt: skip
+                                 n_labelled=n, acc=acc))  # fmt: skip
             for j, K in enumerate((62, 250, 1000)):
                 for m in ("active", "random"):
                     g = lda_gap[j] * (m == "active") * (i > 0) + 0.2 * ((s + i + j) % 2)
