@@ -657,9 +657,10 @@ class ClaimsCfg:
     """Tolerances and margins of the claim checks (a claim names one as ``claims.<key>``)."""
 
     se_margin: float = 1.0  # accuracy points treated as a tie (about one SE)
-    # E4.3: 8-scene accuracy within this of 76.4 (points): not narrower than its run-to-run
-    # sd (1.7 at the ladder's d60 rung, 800 test images; the document's +- 0.2 is its own)
-    e4_3_abs: float = setting(2.0, gt=0)
+    # E4.3: 8-scene accuracy within this of 76.4 (points). One run's accuracy on 800 test
+    # images moves by sd 1.7 (the ladder's d60 rung; the document's +- 0.2 is over its own
+    # repeats), so one run can be judged in the band only when the band is wider than 2 sd
+    e4_3_abs: float = setting(3.5, gt=0)
     e7_margin: float = 0.55  # E7: half the document's gap, 71.28 - 70.18 points
     # E13: Gibbs/VI time at the document's schedules within 30 % of its 16.8 (14 d / 20 h)
     speedup_rel: float = 0.3
