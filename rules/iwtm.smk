@@ -583,3 +583,38 @@ rule iwtm_bench:
         io=lambda w, input, output: io_args(input, output),
     shell:
         "python -m latentlab iwtm bench --params {params.json:q} {params.io} > {log} 2>&1"
+
+
+# Evidence files of the causes and REVERSALS.md (issue 37; latentlab.studies.iwtm.evidence):
+# results/{run}/iwtm/evidence/<name>.csv + .meta.json, published under
+# published/real/iwtm/evidence/ (latentlab rebuild regenerates and compares them).
+#   snakemake --cores 2 --configfile=config/real.yaml iwtm_evidence
+EV_GDPMM_DS = IWTM_STUDY.settings(
+    "evidence_gdpmm_vocab", IWTM_CFG
+).evidence.gdpmm_vocab.dataset
+
+
+rule iwtm_evidence:
+    input:
+        f"{IWTM}/evidence/gdpmm_vocab.csv",
+
+
+# REVERSALS.md case 7: LDA+GDPMM's clusters in use, scikit-learn's mixture vs IWTM's
+rule iwtm_evidence_gdpmm_vocab:
+    input:
+        data=f"{IWTM}/data/{EV_GDPMM_DS}.npz",
+    output:
+        csv=f"{IWTM}/evidence/gdpmm_vocab.csv",
+    log:
+        f"{LOGS}/iwtm/evidence_gdpmm_vocab.log",
+    benchmark:
+        f"{BENCH}/iwtm/evidence_gdpmm_vocab.tsv"
+    threads: 1
+    resources:
+        mem_mb=IWTM_RES.exp.mem_mb,
+        runtime=IWTM_RES.exp.runtime,
+    params:
+        json=step_params("iwtm", "evidence_gdpmm_vocab"),
+        io=lambda w, input, output: io_args(input, output),
+    shell:
+        "python -m latentlab iwtm evidence_gdpmm_vocab --params {params.json:q} {params.io} > {log} 2>&1"

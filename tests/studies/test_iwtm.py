@@ -40,7 +40,8 @@ def test_hik_is_sum_of_minima():
 def test_claims_tolerance_only_reruns_claims(tmp_path):
     st = load_study("iwtm")
     assert "claims" not in st.config_keys("ch4") and "claims" not in st.config_keys("ch5")
-    assert st.config_keys("claims") == ["datasets", "claims"]
+    # the claims also read the descriptors' preprocessing: it decides a row's data kind
+    assert st.config_keys("claims") == ["datasets", "claims", "scene", "desc_per_doc"]
 
 
 def test_desc_per_doc_subsample_is_a_seeded_subset(tmp_path):
@@ -223,3 +224,39 @@ def test_ch5_lda_gdpmm_uses_the_iwtm_mixture_and_records_the_engine(incr, tmp_pa
     assert fm["lda_gdpmm_engine"] == ["iwtm"]
     with pytest.raises(ConfigError, match="engine"):
         load_study("iwtm").check_config({"gdpmm": {"engine": "kmeans"}})
+
+
+def test_evidence_gdpmm_vocab_repeats_the_ch5_mixture_and_keeps_the_clock_out(incr, tmp_path):
+    """REVERSALS case 7's evidence step (issue 37): its ``iwtm`` rows are the words of the
+    ch5 step's LDA+GDPMM (run 0: the same vocabulary and accuracy); ``iwtm_all`` fits every
+    training descriptor; the CSV holds no clock reading (the CPU seconds are in its
+    .meta.json), so a rebuild compares it exactly; a training size beyond the pool is
+    refused naming the key."""
+    import json
+
+    import pandas as pd
+
+    sec = {**TINY, "n_train": [6], "cavi": {"T": [3], "C": 20, "K": 40, "max_local": 10,
+                                             "n_iter": 5},
+           "kmeans_lda": {"K": [8], "n_iter": 5},
+           "gdpmm": {"C": 20, "max_iter": 30, "max_points": 150},
+           "svm": {"C_grid": [1.0], "folds": 2},
+           "evidence": {"gdpmm_vocab": {"dataset": "syn_iwtm", "n_train": [6]}}}  # fmt: skip
+    ch5 = {"csv": tmp_path / "ch5_syn_iwtm.csv", "beta": tmp_path / "beta.npz"}
+    _step("ch5", {"data": incr / "syn_iwtm.npz"}, ch5, section=sec)
+    out = tmp_path / "evidence" / "gdpmm_vocab.csv"
+    out.parent.mkdir()
+    _step("evidence_gdpmm_vocab", {"data": incr / "syn_iwtm.npz"}, {"csv": out}, section=sec)
+    ev = pd.read_csv(out).set_index("engine")
+    assert list(ev.index) == ["sklearn", "iwtm", "iwtm_all"]
+    g = pd.read_csv(ch5["csv"]).query("model == 'LDA_GDPMM'").iloc[0]
+    assert ev.loc["iwtm", "vocab_train"] == g.K and ev.loc["iwtm", "acc"] == g.acc
+    assert ev.loc["iwtm", "clusters_trace"] == g.clusters_trace
+    assert ev.loc["iwtm", "fit_points"] == min(150, ev.loc["iwtm", "train_desc"])
+    assert ev.loc["iwtm_all", "fit_points"] == ev.loc["iwtm_all", "train_desc"]
+    assert not [c for c in ev.columns if "second" in c]
+    meta = json.loads(out.with_suffix(".meta.json").read_text())
+    assert len(meta["cpu_seconds"]) == 3 and meta["step"] == "evidence_gdpmm_vocab"
+    bad = {**sec, "evidence": {"gdpmm_vocab": {"dataset": "syn_iwtm", "n_train": [99]}}}
+    with pytest.raises(ConfigError, match=r"iwtm\.evidence\.gdpmm_vocab\.n_train"):
+        _step("evidence_gdpmm_vocab", {"data": incr / "syn_iwtm.npz"}, {"csv": out}, section=bad)
