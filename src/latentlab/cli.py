@@ -4,7 +4,7 @@ Groups are discovered, so a study adds commands without editing this file:
 
 * ``latentlab.data.cli``                 -> ``latentlab data ...``
 * ``latentlab.claims.cli``               -> ``latentlab claims ...`` / ``report``
-* ``latentlab.plotting.cli``             -> ``latentlab figures check RUN_DIR``
+* ``latentlab.figures``                  -> ``latentlab figures check|redraw``
 * ``latentlab.rebuild``                  -> ``latentlab rebuild PUBLISHED_FILE ...``
 * ``latentlab.ladder``                   -> ``latentlab ladder collect|bench`` (rules/ladder.smk)
 * ``latentlab.config_reference``         -> ``latentlab config reference`` (config/README.md)
@@ -29,7 +29,7 @@ import latentlab
 CORE_GROUPS = [
     "latentlab.data.cli",
     "latentlab.claims.cli",
-    "latentlab.plotting.cli",
+    "latentlab.figures",
     "latentlab.rebuild",
     "latentlab.ladder",
     "latentlab.config_reference",
@@ -57,6 +57,7 @@ def _wanted(argv: list[str] | None) -> tuple[str | None, str | None]:
 CORE_BY_NAME = {
     "data": "latentlab.data.cli",
     "claims": "latentlab.claims.cli",
+    "figures": "latentlab.figures",
     "ladder": "latentlab.ladder",
     "config": "latentlab.config_reference",
     "docs": "latentlab.studies_reference",

@@ -1,6 +1,10 @@
 """``latentlab figures check RUN_DIR``: every figure of a run passed the figure check;
 ``latentlab figures redraw PNG``: draw a figure again from its own CSV and metadata.
 
+This command sits above the layers it reads (the figure check of
+:mod:`latentlab.plotting.check`, :mod:`latentlab.outputs`, the studies' redraw functions),
+so that ``plotting`` imports nothing else of latentlab (docs/design.md "Layers").
+
 ``write_figure`` checks each figure as it is drawn (:mod:`latentlab.plotting.check`)
 and records the outcome in the figure's ``.meta.json`` (``figure_check``). This command
 reads those records after a run (CI: after the smoke pipeline) and fails on a PNG that
@@ -81,7 +85,7 @@ def redraw(png: Path) -> dict:
     record = write_png(fn(pd.read_csv(csv_path), meta), png)
     redrawn = {"how": "latentlab figures redraw (from the figure's CSV)", **provenance()}
     if redrawn["commit"] == "unknown":  # outside the workflow: the checkout's own commit
-        redrawn["commit"] = source_commit(Path(__file__).resolve().parents[3])
+        redrawn["commit"] = source_commit(Path(__file__).resolve().parents[2])
     redrawn.pop("config_sha256", None)  # no config is read
     write_json({**meta, "figure_check": record, "redrawn": redrawn}, meta_path)
     return record
