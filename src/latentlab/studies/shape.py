@@ -577,6 +577,10 @@ def _import_parts(study: Study, until: str | None = None) -> None:
         importlib.import_module(f"{pkg}.{m}")
 
 
+# a registration's text: @STUDY.run(...), STUDY.claims(...), STUDY.rules(...), ...
+_REGISTERS = re.compile(r"\bSTUDY\.(?:run|figure|table|claims|rules)\b")
+
+
 class _Computed(Exception):
     """A registration whose step names or settings are computed when its module runs."""
 
@@ -605,17 +609,36 @@ def _registrations(name: str) -> list[tuple[str, list[str], type | None]]:
             where = importlib.import_module(f"{pkg}.{mod}")
         return getattr(where, arg.id)
 
+    def candidates(tree, lines: list[str]):
+        """The nodes of the statements whose text registers (most of a module's code, the
+        steps' bodies, is skipped unread) and the function each decorator decorates."""
+        decorated: dict[int, str] = {}
+        nodes = []
+
+        def has(first: int, last: int) -> bool:
+            return bool(_REGISTERS.search("\n".join(lines[first - 1 : last])))
+
+        for stmt in tree.body:
+            first = (getattr(stmt, "decorator_list", None) or [stmt])[0].lineno
+            if not has(first, stmt.end_lineno):
+                continue
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                for d in stmt.decorator_list:
+                    decorated[id(d)] = stmt.name
+                    nodes += ast.walk(d)
+                if has(stmt.body[0].lineno, stmt.end_lineno):
+                    nodes += [n for b in stmt.body for n in ast.walk(b)]
+            else:
+                nodes += ast.walk(stmt)
+        return nodes, decorated
+
     for mod in ("study", *light.STUDY.modules):
         path = folder / f"{mod}.py"
-        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        text = path.read_text(encoding="utf-8")
+        tree = ast.parse(text, str(path))
         defined = {n.name for n in tree.body if isinstance(n, ast.ClassDef)}
-        decorated = {
-            id(d): f.name
-            for f in ast.walk(tree)
-            if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))
-            for d in f.decorator_list
-        }
-        for node in ast.walk(tree):
+        nodes, decorated = candidates(tree, text.splitlines())
+        for node in nodes:
             if not (
                 isinstance(node, ast.Call)
                 and isinstance(node.func, ast.Attribute)
@@ -637,7 +660,11 @@ def _registrations(name: str) -> list[tuple[str, list[str], type | None]]:
             for a in node.args:
                 if isinstance(a, ast.Constant) and isinstance(a.value, str):
                     names.append(a.value)
-                elif isinstance(a, ast.Starred) and isinstance(a.value, ast.Name):
+                elif (
+                    isinstance(a, ast.Starred)
+                    and isinstance(a.value, ast.Name)
+                    and hasattr(light, a.value.id)
+                ):
                     names += [str(n) for n in getattr(light, a.value.id)]
                 else:
                     raise _Computed(f"{mod}.py: step name {ast.unparse(a)}")
