@@ -577,6 +577,13 @@ def _import_parts(study: Study, until: str | None = None) -> None:
         importlib.import_module(f"{pkg}.{m}")
 
 
+def load_study(name: str) -> Study:
+    """The :class:`Study` of ``latentlab.studies.<name>`` with all its steps registered."""
+    study = importlib.import_module(f"latentlab.studies.{name}.study").STUDY
+    _import_parts(study)
+    return study
+
+
 # a registration's text: @STUDY.run(...), STUDY.claims(...), STUDY.rules(...), ...
 _REGISTERS = re.compile(r"\bSTUDY\.(?:run|figure|table|claims|rules)\b")
 
@@ -699,11 +706,4 @@ def settings_registry(name: str) -> Study:
             if n in study.steps:
                 raise ValueError(f"{name}: step {n!r} registered twice")
             study.steps[n] = Step(n, kind, None, cls)
-    return study
-
-
-def load_study(name: str) -> Study:
-    """The :class:`Study` of ``latentlab.studies.<name>`` with all its steps registered."""
-    study = importlib.import_module(f"latentlab.studies.{name}.study").STUDY
-    _import_parts(study)
     return study
