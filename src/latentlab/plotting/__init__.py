@@ -1,5 +1,9 @@
 """Shared figure style: call :func:`figure` instead of ``plt.subplots`` in studies.
 
+A figure step also says what the figure check (:mod:`latentlab.plotting.check`) cannot
+guess: :func:`name_dataset` (the data shown, which the figure must name) and
+:func:`declare_shared` (panels the document draws on one axis).
+
 Importing this module selects the non-interactive Agg backend and sets the project's
 matplotlib style for the process (every study step is its own process), so labels and
 legends added after :func:`figure` returns get the same style.
@@ -13,6 +17,8 @@ matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
+
+from latentlab.plotting.check import declare_shared, name_dataset  # noqa: E402, F401
 
 STYLE = {
     "figure.dpi": 120,
