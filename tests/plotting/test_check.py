@@ -535,3 +535,16 @@ def test_figures_check_names_a_record_from_before_a_rule(tmp_path, monkeypatch, 
     assert main(["figures", "check", str(run)]) == 1
     out = capsys.readouterr().out
     assert "checked before the rule(s) legend, covers, dataset, errorbar, shared existed" in out
+
+
+def test_legend_over_the_end_of_a_bar_covers_it():
+    fig, ax = figure()
+    ax.bar([0, 1, 2, 3], [0.2, 0.3, 0.95, 0.25], label="CVB AA")
+    ax.set_ylim(0, 1)
+    _panel(ax)
+    ax.legend(loc="upper right", borderaxespad=0.1, fontsize=12)  # over the tall bar's top
+    probs = _only(fig, "covers")
+    assert len(probs) == 1 and "1 data point" in probs[0]
+    ax.get_legend().remove()
+    ax.legend(loc="upper left")  # above the short bars
+    assert _only(fig, "covers") == []

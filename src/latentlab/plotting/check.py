@@ -33,10 +33,11 @@ What is checked, after ``fig.canvas.draw()`` (window extents, in pixels):
   marker size do not distinguish (too faint a difference). Entries whose handle draws
   nothing (a note written as a legend entry) are left out.
 * **covers** (legend over data): a legend box (axes or figure legend) holding a data
-  point: a vertex of a visible line or a scatter point of any panel, within that panel's
-  view. The box is shrunk by the legend's border padding (``borderpad``, 0.4 em: about
-  5 px at 8 pt, 120 dpi), where no handle or text is drawn, so a point grazing the
-  frame's edge covers nothing a reader needs; a point further in sits under an entry.
+  point: a vertex of a visible line, a scatter point or the end of a bar (the middle of
+  its far edge: its value) of any panel, within that panel's view. The box is shrunk by
+  the legend's border padding (``borderpad``, 0.4 em: about 5 px at 8 pt, 120 dpi), where
+  no handle or text is drawn, so a point grazing the frame's edge covers nothing a reader
+  needs; a point further in sits under an entry.
   Only vertices are tested (a straight segment crossing the box between two vertices is
   not), as the rule is about points the legend hides.
 * **dataset**: a figure declares the data it shows with :func:`name_dataset` (the
@@ -453,8 +454,9 @@ def _legend_style_problems(fig) -> list[str]:
 
 def _data_points(ax) -> np.ndarray:
     """Display coordinates of the data points of ``ax`` within its view: the vertices of
-    its visible lines and the offsets of its scatter collections."""
+    its visible lines, the offsets of its scatter collections and the ends of its bars."""
     from matplotlib.collections import PathCollection
+    from matplotlib.container import BarContainer
 
     pts = []
     for line in ax.lines:
@@ -468,6 +470,13 @@ def _data_points(ax) -> np.ndarray:
             offs = np.asarray(c.get_offsets(), dtype=float)
             if offs.size:
                 pts.append(c.get_offset_transform().transform(offs))
+    for c in ax.containers:  # a bar's value is the middle of its far end
+        if isinstance(c, BarContainer):
+            for r in c.patches:
+                if r.get_visible():
+                    x, y, w, h = r.get_x(), r.get_y(), r.get_width(), r.get_height()
+                    end = (x + w / 2, y + h) if c.orientation == "vertical" else (x + w, y + h / 2)
+                    pts.append(r.get_transform().transform([end]))
     if not pts:
         return np.empty((0, 2))
     p = np.concatenate(pts)
