@@ -250,7 +250,7 @@ def test_figures_redraw_from_csv(tmp_path, monkeypatch, capsys):
     assert main(["figures", "redraw", str(tmp_path / "fig5.png")]) == 0
     assert (tmp_path / "fig5.png").stat().st_size > 0 and csv.read_bytes() == before
     rec = json.loads((tmp_path / "fig5.meta.json").read_text())["figure_check"]
-    assert rec == {"mode": "error", "problems": []}
+    assert rec == {"mode": "error", "problems": [], "rules": list(RULES), "datasets": ["astroph"]}
 
     df.to_csv(tmp_path / "fig4_2.csv", index=False)
     meta = {"study": "iwtm", "step": "fig4_2", "run": "real", "settings": {}}
