@@ -96,19 +96,45 @@ def fig2_4(ctx):
     """Test log-likelihood minus the baseline's at each month t."""
     f = ctx.csv("forecast")
     base = f[f.method == "Baseline"].set_index("t").ll
-    fig, ax = figure(1, 1, width=5.5, height=3.2)
     rows = []
-    for m in ["Naive", "LFRM_last", "LFRM_all", "DRIFT"]:
+    for m in FIG2_4_METHODS:
         s = f[f.method == m].set_index("t").ll - base
-        ax.plot(s.index, s.values, marker=".", label=_lab(m))
         rows += [{"t": int(t), "method": m, "ll_minus_baseline": float(v)} for t, v in s.items()]
+    df = pd.DataFrame(rows)
+    kind = ctx.json("network_summary").get("data_kind", "real")
+    net = _network(ctx)
+    return FigureOutput(draw_fig2_4(df, net), df, {"data_kind": kind, "network": net})
+
+
+FIG2_4_METHODS = ["Naive", "LFRM_last", "LFRM_all", "DRIFT"]
+
+
+def draw_fig2_4(df: pd.DataFrame, network: str):
+    """Fig 2.4 from its CSV (t, method, ll_minus_baseline)."""
+    fig, ax = figure(1, 1, width=5.5, height=3.2)
+    for m in FIG2_4_METHODS:
+        s = df[df.method == m]
+        ax.plot(s.t, s.ll_minus_baseline, marker=".", label=_lab(m))
     ax.axhline(0, color="k", lw=0.8)
     ax.set_xlabel("month t (trained on 1..t-1)")
     ax.set_ylabel("test log-likelihood − baseline (nats)")
     ax.legend()
-    _named(fig, "", _network(ctx))
-    kind = ctx.json("network_summary").get("data_kind", "real")
-    return FigureOutput(fig, pd.DataFrame(rows), {"data_kind": kind})
+    _named(fig, "", network)
+    return fig
+
+
+def _meta_network(meta: dict) -> str:
+    """The network a published figure drew: its metadata's ``network``, or for one written
+    before that key, the run's only real source (Enron email) or the synthetic one."""
+    if meta.get("network"):
+        return meta["network"]
+    return "Enron email" if meta.get("data_kind") == "real" else "synthetic (Enron-like)"
+
+
+@STUDY.redraw("fig2_4", "fig2_6")
+def _redraw_network(df, meta):
+    draw = {"fig2_4": draw_fig2_4, "fig2_6": draw_fig2_6}[meta["step"]]
+    return draw(df, _meta_network(meta))
 
 
 @STUDY.figure("fig2_5", settings=FigureSettings)
@@ -140,16 +166,9 @@ def fig2_6(ctx):
     Y, P = z["Y"], z["P_DRIFT_all"]
     T = Y.shape[0]
     pick = list(zip(*frequent_pairs(Y, ctx.settings.fig_pairs), strict=True))
-    fig, ax = figure(len(pick), 1, width=6.0, height=1.5, squeeze=False, sharex=True)
     rows = []
     t = np.arange(1, T + 1)
-    for r, (i, j) in enumerate(pick):
-        a = ax[r, 0]
-        a.plot(t, P[:, i, j], color="C0", label="DRIFT Pr(edge)")
-        on = t[Y[:, i, j] == 1]
-        a.scatter(on, np.full(len(on), 1.08), marker="|", color="k", label="edge present")
-        a.set_ylim(0, 1.15)
-        a.set_ylabel(f"pair ({i},{j})\nPr(edge)")
+    for i, j in pick:
         rows += [
             {
                 "i": int(i),
@@ -160,16 +179,34 @@ def fig2_6(ctx):
             }
             for s in t
         ]
+    df = pd.DataFrame(rows)
+    kind = ctx.json("network_summary").get("data_kind", "real")
+    net = _network(ctx)
+    return FigureOutput(draw_fig2_6(df, net), df, {"data_kind": kind, "network": net})
+
+
+def draw_fig2_6(df: pd.DataFrame, network: str):
+    """Fig 2.6 from its CSV (i, j, t, p, edge): one panel per actor pair, in its order."""
+    pick = list(dict.fromkeys(zip(df.i, df.j, strict=True)))
+    fig, ax = figure(len(pick), 1, width=6.0, height=1.5, squeeze=False, sharex=True)
+    for r, (i, j) in enumerate(pick):
+        a = ax[r, 0]
+        g = df[(df.i == i) & (df.j == j)]
+        a.plot(g.t, g.p, color="C0", label="DRIFT Pr(edge)")
+        on = g.t[g.edge == 1]
+        a.scatter(on, np.full(len(on), 1.08), marker="|", color="k", label="edge present")
+        a.set_ylim(0, 1.15)
+        a.set_ylabel(f"pair ({i},{j})\nPr(edge)")
     ax[-1, 0].set_xlabel("month t")
     ax[0, 0].legend(loc="lower center", bbox_to_anchor=(0.5, 1.02), ncol=2)
-    _named(fig, "the most frequent actor pairs", _network(ctx))
-    kind = ctx.json("network_summary").get("data_kind", "real")
-    return FigureOutput(fig, pd.DataFrame(rows), {"data_kind": kind})
+    _named(fig, "the most frequent actor pairs", network)
+    return fig
 
 
 @STUDY.figure("fig2_7", settings=ReductionSettings)
 def fig2_7(ctx):
-    """ROC curves of the held-out entries (missing-data task)."""
+    """ROC curves of the held-out entries (missing-data task); the CSV keeps every
+    ``len/200``-th point of each curve, the figure draws them all (so it has no redraw)."""
     from latentlab.models.drift.predict import roc_curve  # here: the other figures need no scipy
 
     z = np.load(ctx.input("matrices"))

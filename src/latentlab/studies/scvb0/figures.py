@@ -37,9 +37,17 @@ def stochastic_approximation(ctx):
     q = ctx.settings.demos
     if ctx.step == "fig4_1":
         df = demos.robbins_monro(q.n_iter, q.w0_rm, ctx.seed(), q.step_a)
-        target, col, lab = np.pi, "h_w", "h(w) = sin(w)"
     else:
         df = demos.stochastic_gradient_ascent(q.n_iter, q.w0_sgd, ctx.seed(), q.step_a)
+    f = draw_stochastic_approximation(df, ctx.step)
+    return FigureOutput(f, df, {"caption": CAPTIONS[ctx.step], "rho": "a/t"})
+
+
+def draw_stochastic_approximation(df, step: str):
+    """Figs 4.1/4.2 from their CSV: sin(w) with the target, w and h(w) (or f(w)) per step."""
+    if step == "fig4_1":
+        target, col, lab = np.pi, "h_w", "h(w) = sin(w)"
+    else:
         target, col, lab = np.pi / 2, "f_w", "f(w) = sin(w)"
     f, ax = figure(3, 1, width=5, height=2.2)
     x = np.linspace(0, 2 * np.pi, 200)
@@ -51,8 +59,8 @@ def stochastic_approximation(ctx):
     ax[1].set(xlabel="iteration", ylabel="w")
     ax[2].plot(df.iteration, df[col])
     ax[2].set(xlabel="iteration", ylabel=lab)
-    _demo_title(f, ctx.step)
-    return FigureOutput(f, df, {"caption": CAPTIONS[ctx.step], "rho": "a/t"})
+    _demo_title(f, step)
+    return f
 
 
 def _demo_title(f, step: str) -> None:
@@ -65,22 +73,30 @@ def count_moments(ctx):
     """Figs 4.8/4.9: moments of a CVB count variable and the Chebyshev bound."""
     q = ctx.settings.demos
     df = demos.count_moments(q.n_words, q.repeats, ctx.seed())
-    f, ax = figure()
     if ctx.step == "fig4_8":
-        ax.plot(df.n_words, df["mean"], label="mean E[n]")
-        ax.plot(df.n_words, df.variance, label="variance Var[n]")
-        ax.set(xlabel="number of words", ylabel="value")
         keep = df[
             ["n_words", "mean", "variance", "mean_minus_variance", "mean_avg", "variance_avg"]
         ]
     else:
-        ax.plot(df.n_words, df.chebyshev_bound, label="one draw (as the thesis)")
-        ax.plot(df.n_words, df.chebyshev_bound_avg, label=f"mean of {q.repeats} draws")
-        ax.set(xlabel="number of words", ylabel="Var/(0.1 E)^2", yscale="log")
         keep = df[["n_words", "chebyshev_bound", "chebyshev_bound_avg"]].dropna()
-    ax.legend()
-    _demo_title(f, ctx.step)
+    f = draw_count_moments(keep, ctx.step, q.repeats)
     return FigureOutput(f, keep, {"caption": CAPTIONS[ctx.step]})
+
+
+def draw_count_moments(df, step: str, repeats: int):
+    """Figs 4.8/4.9 from their CSV (``repeats``: the draws averaged in Fig 4.9)."""
+    f, ax = figure()
+    if step == "fig4_8":
+        ax.plot(df.n_words, df["mean"], label="mean E[n]")
+        ax.plot(df.n_words, df.variance, label="variance Var[n]")
+        ax.set(xlabel="number of words", ylabel="value")
+    else:
+        ax.plot(df.n_words, df.chebyshev_bound, label="one draw (as the thesis)")
+        ax.plot(df.n_words, df.chebyshev_bound_avg, label=f"mean of {repeats} draws")
+        ax.set(xlabel="number of words", ylabel="Var/(0.1 E)^2", yscale="log")
+    ax.legend()
+    _demo_title(f, step)
+    return f
 
 
 @STUDY.figure("fig4_10", settings=DemoSettings)
@@ -89,6 +105,11 @@ def approximation_errors(ctx):
     r = ctx.settings.fig4_10
     counts = np.unique(np.round(np.geomspace(1, r.max_words, r.n_points)))
     df = demos.approximation_errors(counts.astype(int), r.repeats, r.mc_draws, r.alpha, ctx.seed())
+    return FigureOutput(draw_approximation_errors(df), df, {"caption": CAPTIONS[ctx.step]})
+
+
+def draw_approximation_errors(df):
+    """Fig 4.10 from its CSV."""
     f, ax = figure(1, 2)
     for a, ys in zip(ax, ("semilogx", "loglog"), strict=True):
         for c, lab in (
@@ -100,8 +121,18 @@ def approximation_errors(ctx):
             getattr(a, ys)(df.n_words, df[c], label=lab, ls="-" if "mc" in c else "--")
         a.set(xlabel="number of words", ylabel="mean L1 error")
     ax[0].legend()
-    _demo_title(f, ctx.step)
-    return FigureOutput(f, df, {"caption": CAPTIONS[ctx.step]})
+    _demo_title(f, "fig4_10")
+    return f
+
+
+@STUDY.redraw("fig4_1", "fig4_2", "fig4_8", "fig4_9", "fig4_10")
+def _redraw_demo(df, meta):
+    step = meta["step"]
+    if step in ("fig4_1", "fig4_2"):
+        return draw_stochastic_approximation(df, step)
+    if step in ("fig4_8", "fig4_9"):
+        return draw_count_moments(df, step, meta["settings"]["demos"]["repeats"])
+    return draw_approximation_errors(df)
 
 
 @STUDY.figure("fig4_3", "fig4_4", "fig4_5", "fig4_6")
