@@ -118,7 +118,8 @@ def draw_fig2_4(df: pd.DataFrame, network: str):
     ax.axhline(0, color="k", lw=0.8)
     ax.set_xlabel("month t (trained on 1..t-1)")
     ax.set_ylabel("test log-likelihood − baseline (nats)")
-    ax.legend()
+    # below the panel: inside, "best" still sat on some months' points
+    fig.legend(loc="outside lower center", ncol=4)
     _named(fig, "", network)
     return fig
 
