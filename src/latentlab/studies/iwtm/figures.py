@@ -11,7 +11,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from latentlab.plotting import figure, log_axis, log_ticks, name_dataset
+from latentlab.plotting import figure, log_axis, log_ticks, name_dataset, scaled_axis
 from latentlab.studies.shape import FigureOutput
 
 from .claims import CLAIMS
@@ -303,6 +303,7 @@ def fig6_1(ctx):
         n = int(sub.n_doc.iloc[0])
         axes[a, 0].set_xlabel("training time (s, snapshots excluded)")
         axes[a, 0].set_ylabel("full-corpus ELBO (nats)")
+        scaled_axis(axes[a, 0], "y")  # 10^k in the label, no "1e6" above the panel
         axes[a, 0].set_title(f"(a) {d}: ELBO vs time, N_doc = {n}", fontsize=9)
         axes[a, 1].set_xlabel("documents seen / N_doc (CAVI iterations)")
         axes[a, 1].set_ylabel("clusters with n_c >= 1")
@@ -361,6 +362,7 @@ def fig7_1(ctx):
     C, N = int(df.C.iloc[0]), int(df.N.iloc[0])
     axes[0].set_ylabel(f"clusters with >= 1 expected datum (of C = {C})")
     axes[1].set_ylabel("variational lower bound (sklearn lower_bound_)")
+    scaled_axis(axes[1], "y")
     for ax, t in zip(axes, ("(a) number of clusters", "(b) lower bound"), strict=True):
         ax.set_xlabel("VB iteration")
         ax.set_title(t, fontsize=9)
@@ -397,6 +399,7 @@ def fig7_3(ctx):
                 ax.axvline(it - 0.5, color="gray", lw=0.6, ls=":")
         axes[a, 0].set_ylabel("clusters with n_c >= 1")
         axes[a, 1].set_ylabel("ELBO on the current training set (nats)")
+        scaled_axis(axes[a, 1], "y")
         axes[a, 0].set_title(f"(a) {d}: number of clusters", fontsize=9)
         axes[a, 1].set_title(f"(b) {d}: ELBO (documents {grow.min()} -> {grow.max()})",
                              fontsize=9)  # fmt: skip
