@@ -206,8 +206,10 @@ def draw_fig2_6(df: pd.DataFrame, network: str):
 
 @STUDY.figure("fig2_7", settings=ReductionSettings)
 def fig2_7(ctx):
-    """ROC curves of the held-out entries (missing-data task); the CSV keeps every
-    ``len/200``-th point of each curve, the figure draws them all (so it has no redraw)."""
+    """ROC curves of the held-out entries (missing-data task).
+
+    The CSV keeps every ``len/200``-th point of each curve and the figure draws them all,
+    so it has no redraw."""
     from latentlab.models.drift.predict import roc_curve  # here: the other figures need no scipy
 
     z = np.load(ctx.input("matrices"))
