@@ -9,7 +9,9 @@ so that ``plotting`` imports nothing else of latentlab (docs/design.md "Layers")
 and records the outcome in the figure's ``.meta.json`` (``figure_check``). This command
 reads those records after a run (CI: after the smoke pipeline) and fails on a PNG that
 has no record (written before the check existed, or not through ``write_figure``), was
-written with the check off, or was written with problems under ``LATENTLAB_FIGCHECK=warn``.
+written with the check off, was written with problems under ``LATENTLAB_FIGCHECK=warn``, or
+was checked before one of today's rules existed (its record's ``rules`` lack one of
+:data:`latentlab.plotting.check.RULES`).
 """
 
 from __future__ import annotations
@@ -17,9 +19,14 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+# the rules of a record that names none (written before records listed their rules)
+FIRST_RULES = ("overlap", "label", "empty")
+
 
 def figure_records(run_dir: Path) -> list[tuple[Path, str]]:
     """(png, problem) for every figure under ``run_dir`` that did not pass; [] when all did."""
+    from latentlab.plotting.check import RULES  # lazily: the package imports matplotlib
+
     bad = []
     pngs = sorted(run_dir.rglob("*.png"))
     for png in pngs:
@@ -39,6 +46,14 @@ def figure_records(run_dir: Path) -> list[tuple[Path, str]]:
         elif rec.get("problems"):
             probs = rec["problems"]
             bad.append((png, f"{len(probs)} problem(s): " + "; ".join(probs[:3])))
+        elif missing := [r for r in RULES if r not in rec.get("rules", FIRST_RULES)]:
+            bad.append(
+                (
+                    png,
+                    f"checked before the rule(s) {', '.join(missing)} existed: redraw it "
+                    "(latentlab figures redraw) or rebuild it",
+                )  # fmt: skip
+            )
     return bad
 
 

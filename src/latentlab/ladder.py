@@ -351,6 +351,12 @@ def draw(df: pd.DataFrame, study: str = ""):
     for ax in list(axes.flat)[len(keys) :]:
         ax.axis("off")
     fig.supxlabel("rung (settings: ladder.csv)")
+    from latentlab.plotting import name_dataset
+
+    # each panel's title names its claim's dataset (the figure check's dataset rule)
+    named = sorted({ds for _, _, ds in keys if ds})
+    if named:
+        name_dataset(fig, *named)
     if study:
         fig.suptitle(f"{study}: key claims, real settings -> the document's")
     return fig

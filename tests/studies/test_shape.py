@@ -89,7 +89,11 @@ def _toy_study():
         df = ctx.csv("raw")
         f, ax = plt.subplots()
         ax.plot(df.x)
-        ax.set(xlabel="index", ylabel="x")  # the figure check wants labelled axes
+        # the figure check wants labelled axes and the data named (and declared)
+        ax.set(xlabel="index", ylabel="x", title="toy normal draws")
+        from latentlab.plotting import name_dataset
+
+        name_dataset(f, "toy normal draws")
         return FigureOutput(f, df, {"caption": "toy"})
 
     @st.table("table1")

@@ -11,8 +11,10 @@ Synthetic data: DRIFT networks with known features (Sec. 2.6.1; the smoke run's
 network is an Enron-like synthetic one), and LFRM_LDA / BMF_LDA text networks with planted
 feature-topic associations: Tables 2.3/2.4 and Fig 2.8 are synthetic analogues (the
 document's Twitter data are private); Table 2.3 adds the Enron subject-line rows in
-``real``. The DRIFT fits' per-iteration K⁺, α, ε traces are ``synth_trace.csv`` /
-``monthly_trace.csv`` (claims C2.6, C2.6b).
+``real``. The DRIFT fits' per-iteration K⁺, α, ε traces are a run's
+``results/{run}/drift/synth_trace.csv`` / ``monthly_trace.csv``, which claims C2.6 and
+C2.6b read; they are intermediate and not published (``published/`` keeps no ``*_trace.csv``),
+so the published evidence is those rows' notes (split-R̂, z, K⁺) in ``claims.csv``.
 """
 
 from __future__ import annotations
