@@ -9,6 +9,7 @@ Groups are discovered, so a study adds commands without editing this file:
 * ``latentlab.ladder``                   -> ``latentlab ladder collect|bench`` (rules/ladder.smk)
 * ``latentlab.config_reference``         -> ``latentlab config reference`` (config/README.md)
 * ``latentlab.studies_reference``        -> ``latentlab docs studies`` (docs/studies.md)
+* ``latentlab.plan``                     -> ``latentlab plan --configfile=FILE --nodes N ...``
 * ``latentlab.studies.<study>.cli``      -> ``latentlab <study> ...``
 
 Each such module defines ``register(subparsers)`` that adds one parser for its group
@@ -34,6 +35,7 @@ CORE_GROUPS = [
     "latentlab.ladder",
     "latentlab.config_reference",
     "latentlab.studies_reference",
+    "latentlab.plan",
 ]
 
 
@@ -60,6 +62,7 @@ CORE_BY_NAME = {
     "ladder": "latentlab.ladder",
     "config": "latentlab.config_reference",
     "docs": "latentlab.studies_reference",
+    "plan": "latentlab.plan",
 }
 
 
