@@ -45,17 +45,26 @@ def iwtm_part_files(step, ds):
 
 
 def iwtm_part_resources(w):
-    """The part's resources: iwtm.resources.<step> (ch4's sLDA sweeps: .slda)."""
+    """The part's resources: iwtm.resources.<step>; ch4's and scene8's fold-ins (which
+    read a fit's state) .ch4_fold / .scene8_fold, ch4's sLDA sweeps .slda."""
     if w.step == "ch4" and w.part.endswith("_slda"):
         return IWTM_RES.slda
+    if iwtm_parts.fit_of(w.step, w.part) is not None:
+        return getattr(IWTM_RES, f"{w.step}_fold")
     return getattr(IWTM_RES, w.step)
 
 
 def iwtm_part_input(w):
-    """A part reads its dataset: the iwtm data, or the SUN set of the sun step."""
+    """A part reads its dataset (the iwtm data, or the SUN set of the sun step) and, for a
+    fold-in, the state its fit wrote."""
     if w.step == "sun" and w.dataset != "syn_iwtm":
-        return {"data": f"{IWTM}/sun/{w.dataset}.npz"}
-    return {"data": f"{IWTM}/data/{w.dataset}.npz"}
+        out = {"data": f"{IWTM}/sun/{w.dataset}.npz"}
+    else:
+        out = {"data": f"{IWTM}/data/{w.dataset}.npz"}
+    fit = iwtm_parts.fit_of(w.step, w.part)
+    if fit is not None:
+        out["fit"] = f"{IWTM}/parts/{w.step}_{w.dataset}/{fit}.npz"
+    return out
 
 
 def iwtm_data_inputs(w):

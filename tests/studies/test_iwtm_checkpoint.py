@@ -129,10 +129,11 @@ def _params(step):
     return json.dumps(p)
 
 
-def _part_cmd(data, out):
-    return [sys.executable, "-m", "latentlab", "iwtm", "ch4_part", "--params", _params("ch4"),
-            "--input", f"data={data}", "--output", f"part={out}",
-            "--wildcard", "part=T3_n8_r0_iwtm"]  # fmt: skip
+def _part_cmd(data, out, part, fit=None):
+    cmd = [sys.executable, "-m", "latentlab", "iwtm", "ch4_part", "--params", _params("ch4"),
+           "--input", f"data={data}"] + ([f"fit={fit}"] if fit else []) + [
+           "--output", f"part={out}", "--wildcard", f"part={part}"]  # fmt: skip
+    return cmd
 
 
 @pytest.fixture(scope="module")
@@ -148,23 +149,37 @@ def syn(tmp_path_factory):
     return d / "syn_iwtm.npz"
 
 
-def _rows(path):
-    rows, arrays = parts.read(path)
-    return [{k: v for k, v in r.items() if k != "seconds"} for r in rows], arrays
+def _state(path):
+    _, arrays = parts.read(path)
+    return pickle.loads(arrays["state"].tobytes())["model"]
 
 
-def test_a_killed_ch4_part_resumes_to_the_same_result(syn, tmp_path):
-    env = {**os.environ, COMMIT_ENV: "0123abc", "LATENTLAB_CHECKPOINT_SECONDS": "0"}
-    whole = tmp_path / "whole" / "T3_n8_r0_iwtm.npz"
+def _fold(syn, fit, env):
+    """The fold-in part from a fit's state: its rows but the seconds, and its arrays."""
+    out = fit.with_name("T3_n8_r0_iwtm.npz")
+    r = subprocess.run(_part_cmd(syn, out, "T3_n8_r0_iwtm", fit), env=env, capture_output=True,
+                       text=True)  # fmt: skip
+    assert r.returncode == 0, r.stderr
+    rows, arrays = parts.read(out)
+    return [{k: v for k, v in row.items() if k != "seconds"} for row in rows], arrays
+
+
+def test_a_ch4_fit_killed_mid_way_resumes_to_the_same_state(syn, tmp_path):
+    """The fit job (150 sweeps) killed with SIGKILL after its first checkpoints, run again:
+    its state equals an uninterrupted fit's bit for bit, and so does the fold-in from it."""
+    env = {**os.environ, COMMIT_ENV: "0123abc", "LATENTLAB_CHECKPOINT_SECONDS": "0.02"}
+    whole = tmp_path / "whole" / "T3_n8_r0_fit.npz"
     whole.parent.mkdir()
-    r = subprocess.run(_part_cmd(syn, whole), env=env, capture_output=True, text=True)
+    r = subprocess.run(_part_cmd(syn, whole, "T3_n8_r0_fit"), env=env, capture_output=True,
+                       text=True)  # fmt: skip
     assert r.returncode == 0, r.stderr
     assert not whole.with_name(whole.name + ".ckpt").exists()  # cleared once written
 
-    cut = tmp_path / "cut" / "T3_n8_r0_iwtm.npz"
+    cut = tmp_path / "cut" / "T3_n8_r0_fit.npz"
     cut.parent.mkdir()
     ckpt = cut.with_name(cut.name + ".ckpt")
-    p = subprocess.Popen(_part_cmd(syn, cut), env=env, stderr=subprocess.PIPE, text=True)
+    p = subprocess.Popen(_part_cmd(syn, cut, "T3_n8_r0_fit"), env=env, stderr=subprocess.PIPE,
+                         text=True)  # fmt: skip
     t0 = time.monotonic()
     while not ckpt.exists() and p.poll() is None and time.monotonic() - t0 < 120:
         time.sleep(0.05)
@@ -174,11 +189,19 @@ def test_a_killed_ch4_part_resumes_to_the_same_result(syn, tmp_path):
     assert p.returncode == -signal.SIGKILL, "the job ended before it was killed"
     assert ckpt.exists() and not cut.exists()
     with open(ckpt, "rb") as f:
-        state = pickle.load(f)["state"]
-    assert state["phase"] == "fold" or 0 < state["it"] < 149  # killed mid-way
-    r = subprocess.run(_part_cmd(syn, cut), env=env, capture_output=True, text=True)
+        it = pickle.load(f)["state"]["it"]
+    assert 0 < it < 149  # killed mid-way
+    r = subprocess.run(_part_cmd(syn, cut, "T3_n8_r0_fit"), env=env, capture_output=True,
+                       text=True)  # fmt: skip
     assert r.returncode == 0, r.stderr
     assert not ckpt.exists()
-    (a_rows, a), (b_rows, b) = _rows(whole), _rows(cut)
-    assert a_rows == b_rows and a_rows[0]["model"] == "IWTM"
-    assert set(a) == set(b) and all(np.array_equal(a[k], b[k]) for k in a)
+    a, b = _state(whole), _state(cut)
+    assert set(a) == set(b)
+    for k, v in a.items():
+        if isinstance(v, np.ndarray):
+            assert np.array_equal(v, b[k]), k
+    assert a["rng"].bit_generator.state == b["rng"].bit_generator.state
+    assert a["alpha0"] == b["alpha0"] and np.array_equal(a["alpha_y"], b["alpha_y"])
+    (ra, xa), (rb, xb) = _fold(syn, whole, env), _fold(syn, cut, env)
+    assert ra == rb and ra[0]["model"] == "IWTM"
+    assert set(xa) == set(xb) and all(np.array_equal(xa[k], xb[k]) for k in xa)

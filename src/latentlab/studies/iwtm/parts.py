@@ -148,9 +148,37 @@ def sun(s) -> list[str]:
     return [f"r{r}" for r in range(s.sun.seeds)]
 
 
+def ch4_fits(s) -> list[str]:
+    """ch4's Gibbs fits (``T25_n100_r0_fit``): each one's output, the sampler's state, is
+    the input of its ``_iwtm`` part (the fold-in), so neither job holds both."""
+    return [p.removesuffix("_iwtm") + "_fit" for p in ch4(s) if p.endswith("_iwtm")]
+
+
+def scene8_fits(s) -> list[str]:
+    """scene8's Gibbs fits (``r0_fit``), the inputs of the fold-ins (``r0``)."""
+    return [f"{p}_fit" for p in scene8(s)]
+
+
 # step -> its parts (the settings of the step, which its ``<step>_part`` shares)
 NAMES = {"ch4": ch4, "ch5": ch5, "scene8": scene8, "semi": semi, "svi": svi, "ivi": ivi,
          "active": active, "pareback": pareback, "sun": sun}  # fmt: skip
+# step -> the parts no row comes from: fits whose state a part of NAMES reads
+FITS = {"ch4": ch4_fits, "scene8": scene8_fits}
+
+
+def jobs(step: str, s) -> list[str]:
+    """Every part job of ``step``: the fits first, then the parts with rows."""
+    return (FITS[step](s) if step in FITS else []) + NAMES[step](s)
+
+
+def fit_of(step: str, part: str) -> str | None:
+    """The fit part whose state ``part`` reads (None: it reads none)."""
+    if step == "ch4" and part.endswith("_iwtm"):
+        return part.removesuffix("_iwtm") + "_fit"
+    if step == "scene8" and not part.endswith("_fit"):
+        return f"{part}_fit"
+    return None
+
 
 # the collecting steps that read the dataset's metadata (its .json beside the .npz)
 NEEDS_META = ("ch4", "ch5", "scene8", "active")
@@ -162,15 +190,19 @@ def execute_all(study, step: str, params: dict, inputs: dict, outputs: dict, wil
     ``workdir`` (default: beside the first output), then ``step`` on the parts. ``inputs``
     are the part's (``data``); for tests and one-off runs."""
     section = {k: v for k, v in params.items() if k not in ("run", "base_seed", "threads")}
-    names = NAMES[step](study.settings(step, section))
+    names = jobs(step, study.settings(step, section))
     first = Path(next(iter(outputs.values())))
     folder = Path(workdir) if workdir is not None else first.parent / f"parts_{first.stem}"
     files = []
     for n in names:
         out = folder / f"{n}.npz"
-        study.execute(f"{step}_part", params, inputs, {"part": out},
+        ins = dict(inputs)
+        if fit_of(step, n) is not None:
+            ins["fit"] = [folder / f"{fit_of(step, n)}.npz"]
+        study.execute(f"{step}_part", params, ins, {"part": out},
                       {**(wildcards or {}), "part": n})  # fmt: skip
-        files.append(out)
+        if n in NAMES[step](study.settings(step, section)):
+            files.append(out)
     ins: dict = {"parts": files}
     if step in NEEDS_META:
         data = Path(inputs["data"][0] if isinstance(inputs["data"], list) else inputs["data"])

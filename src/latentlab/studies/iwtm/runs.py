@@ -5,6 +5,7 @@ LDA+GDPMM, decoupled SVM vs generative classification)."""
 from __future__ import annotations
 
 import json
+import pickle
 import re
 import time
 from dataclasses import asdict
@@ -193,16 +194,30 @@ def _fs(z, docs):
 
 
 # ------------------------------------------------------------------------------ ch. 4
-_CH4_PART = re.compile(r"T(\d+)_n(\d+)_r(\d+)_(iwtm|slda)")
+_CH4_PART = re.compile(r"T(\d+)_n(\d+)_r(\d+)_(fit|iwtm|slda)")
+
+
+def _save_fit(path, m, sec) -> None:
+    """A Gibbs fit's final state (and its seconds) as a part: the fold-in's input."""
+    blob = pickle.dumps({"model": m.state(), "seconds": sec}, protocol=pickle.HIGHEST_PROTOCOL)
+    parts.write(path, [], state=np.frombuffer(blob, np.uint8))
+
+
+def _load_fit(path, X):
+    """(the fitted sampler on ``X``, the fit's seconds) from :func:`_save_fit`'s part."""
+    _, arrays = parts.read(path)
+    st = pickle.loads(arrays["state"].tobytes())
+    return IWTMGibbs.__new__(IWTMGibbs).restore(st["model"], X), st["seconds"]
 
 
 @STUDY.run("ch4_part", settings=ExpSettings)
 def ch4_part(ctx):
-    """One part of ch4 (Fig 4.1/4.2, Table 4.1): the Gibbs IWTM fit at (T, n_train, seed)
-    with its test fold-in (checkpointed: latentlab.checkpoint) and LDA on IWTM's own
-    clusters (hard: highest predictive f_k, chunked), or the sLDA+BOW K sweep."""
+    """One part of ch4 (Fig 4.1/4.2, Table 4.1) at (T, n_train, seed): the Gibbs IWTM fit
+    (``fit``, checkpointed: latentlab.checkpoint; its output is the sampler's state), the
+    test fold-in from that state (checkpointed) with LDA on IWTM's own clusters (hard:
+    highest predictive f_k, chunked) (``iwtm``), or the sLDA+BOW K sweep (``slda``)."""
     s = ctx.settings
-    part = parts.part_name(ctx, parts.ch4(s))
+    part = parts.part_name(ctx, parts.jobs("ch4", s))
     T, n, r, piece = _CH4_PART.fullmatch(part).groups()
     T, n, r = int(T), int(n), int(r)
     z, meta = _load(ctx.input("data"), s.desc_per_doc, ctx.seed(7))
@@ -215,10 +230,15 @@ def ch4_part(ctx):
     y = np.concatenate([labels[tr], np.full(len(test), -1)])
     seed = ctx.seed(g.seed_offset, r)
     rows, conf = [], []
-    ck = None
+    ck = Checkpoint(ctx.output("part"), ctx.unit_key())
+    if piece == "fit":
+        m, sec = _gibbs_fit(g, T, X, ip, y, Y, len(tr), seed, ck)
+        _save_fit(ctx.output("part"), m, sec)
+        ck.clear()
+        return
     if piece == "iwtm":
-        ck = Checkpoint(ctx.output("part"), ctx.unit_key())
-        m, pred, t_train = _gibbs_iwtm(g, T, X, ip, y, Y, len(tr), seed, ck)
+        m, t_train = _load_fit(ctx.input("fit"), X)
+        pred = _gibbs_predict(m, g, len(tr), ip, ck)
         acc = float((pred == labels[test]).mean())
         rows.append(dict(model="IWTM", T=T, n_train=n, K=m.n_dishes(), seed=r, acc=acc,
                          seconds=t_train, sweeps=g.n_iter))  # fmt: skip
@@ -237,8 +257,7 @@ def ch4_part(ctx):
             conf.append((["sLDA_BOW", T, n, r, K], row["acc"], P.confusion(labels[test], pr, Y)))
     parts.write(ctx.output("part"), rows, conf=np.array(json.dumps([[k, a] for k, a, _ in conf])),
                 conf_M=np.array([M for _, _, M in conf]).reshape(len(conf), Y, Y))  # fmt: skip
-    if ck is not None:
-        ck.clear()
+    ck.clear()
 
 
 def _conf(arrays) -> list:
@@ -292,13 +311,21 @@ def _scene8_data(ctx):
 
 @STUDY.run("scene8_part", settings=Scene8Settings)
 def scene8_part(ctx):
-    """One seed of Fig 4.3: Gibbs IWTM on 8-scene at T = 100 (checkpointed)."""
+    """One seed of Fig 4.3, Gibbs IWTM on 8-scene at T = 100: the fit (``r0_fit``, its
+    output the sampler's state) or the test fold-in from it (``r0``); both checkpointed."""
     s, e, g = ctx.settings, ctx.settings.scene8, ctx.settings.gibbs
-    r = int(parts.part_name(ctx, parts.scene8(s))[1:])
+    part = parts.part_name(ctx, parts.jobs("scene8", s))
+    r = int(part[1:].removesuffix("_fit"))
     meta, labels, tr, test, X, ip, y = _scene8_data(ctx)
     Y = len(meta["class_names"])
     ck = Checkpoint(ctx.output("part"), ctx.unit_key())
-    m, pred, sec = _gibbs_iwtm(g, e.T, X, ip, y, Y, len(tr), ctx.seed(e.seed_offset, r), ck)
+    if part.endswith("_fit"):
+        m, sec = _gibbs_fit(g, e.T, X, ip, y, Y, len(tr), ctx.seed(e.seed_offset, r), ck)
+        _save_fit(ctx.output("part"), m, sec)
+        ck.clear()
+        return
+    m, sec = _load_fit(ctx.input("fit"), X)
+    pred = _gibbs_predict(m, g, len(tr), ip, ck)
     row = dict(dataset=meta["dataset"], data_kind=meta["data_kind"], model="IWTM", T=e.T,
                n_train=e.n_train, n_test=len(test), seed=r,
                acc=float((pred == labels[test]).mean()), K=m.n_dishes(), seconds=sec,
@@ -324,20 +351,23 @@ def scene8(ctx):
              class_names=np.array(meta["class_names"]))  # fmt: skip
 
 
-def _gibbs_iwtm(g, T, X, ip, y, Y, n_tr, seed, checkpoint=None):
+def _gibbs_fit(g, T, X, ip, y, Y, n_tr, seed, checkpoint=None):
     """Supervised Gibbs IWTM (Eqs 4.1-4.17) trained on the first ``n_tr`` documents of
-    (X, ip) with labels ``y`` (-1 for the test documents after them); the test documents
-    are folded in with ``g.test_iter`` sweeps. ``checkpoint``: the fit and the fold-in
-    save their state to it and continue from it. Returns (model, test predictions,
-    seconds of the fit)."""
+    (X, ip) with labels ``y`` (-1 for the test documents after them). ``checkpoint``: the
+    fit saves its state to it and continues from it. Returns (model, seconds)."""
     prior = NGPrior.from_data(X[: ip[n_tr]], g.beta0, g.shape_a)
     t0 = time.perf_counter()
     m = IWTMGibbs(T, prior, g.alpha0, g.gamma, g.alpha_init, g.dish_cap, seed=seed)
     m.fit(X, ip, y, Y, GibbsSchedule(g.n_iter, g.burn_in, g.hyper_every, g.test_iter),
           checkpoint=checkpoint)  # fmt: skip
-    sec = time.perf_counter() - t0
+    return m, time.perf_counter() - t0
+
+
+def _gibbs_predict(m, g, n_tr, ip, checkpoint=None):
+    """The test documents (after the first ``n_tr``) folded in with ``g.test_iter`` sweeps
+    (checkpointed) and classified (Eq. 4.16)."""
     nd = m.fold_in(np.arange(n_tr, len(ip) - 1), g.test_iter, checkpoint=checkpoint)
-    return m, m.predict(nd), sec
+    return m.predict(nd)
 
 
 def _slda_row(s, model, words, W, ip, y, tr, labels, test, T, n, r, seed, Y):
