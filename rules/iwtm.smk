@@ -44,14 +44,20 @@ def iwtm_part_files(step, ds):
     return [f"{IWTM}/parts/{step}_{ds}/{n}.npz" for n in names]
 
 
-def iwtm_part_resources(w):
-    """The part's resources: iwtm.resources.<step>; ch4's and scene8's fold-ins (which
-    read a fit's state) .ch4_fold / .scene8_fold, ch4's sLDA sweeps .slda."""
-    if w.step == "ch4" and w.part.endswith("_slda"):
-        return IWTM_RES.slda
-    if iwtm_parts.fit_of(w.step, w.part) is not None:
-        return getattr(IWTM_RES, f"{w.step}_fold")
-    return getattr(IWTM_RES, w.step)
+def iwtm_part_key(w):
+    """The part's resource key (latentlab.studies.iwtm.parts.resource_key)."""
+    s = IWTM_STUDY.settings(w.step, IWTM_CFG)
+    return iwtm_parts.resource_key(w.step, w.part, s)
+
+
+def iwtm_res(key):
+    """(mem_mb, runtime) of resource key ``key``: the run's cost table (config `costs`),
+    else iwtm.resources.<key>."""
+    return cost_resources("iwtm", key, getattr(IWTM_RES, key))
+
+
+def iwtm_part_needs(w):
+    return iwtm_parts.needs(w.step, w.part, IWTM_STUDY.settings(w.step, IWTM_CFG))
 
 
 def iwtm_part_input(w):
@@ -61,9 +67,8 @@ def iwtm_part_input(w):
         out = {"data": f"{IWTM}/sun/{w.dataset}.npz"}
     else:
         out = {"data": f"{IWTM}/data/{w.dataset}.npz"}
-    fit = iwtm_parts.fit_of(w.step, w.part)
-    if fit is not None:
-        out["fit"] = f"{IWTM}/parts/{w.step}_{w.dataset}/{fit}.npz"
+    for name, ps in iwtm_part_needs(w).items():
+        out[name] = [f"{IWTM}/parts/{w.step}_{w.dataset}/{p}.npz" for p in ps]
     return out
 
 
@@ -94,8 +99,8 @@ rule iwtm_data:
         f"{BENCH}/iwtm/data_{{dataset}}.tsv"
     threads: THREADS
     resources:
-        mem_mb=IWTM_RES.data.mem_mb,
-        runtime=IWTM_RES.data.runtime,
+        mem_mb=iwtm_res("data")[0],
+        runtime=iwtm_res("data")[1],
     params:
         json=step_params("iwtm", "data"),
         io=lambda w, input, output: io_args(input, output, w),
@@ -123,8 +128,8 @@ rule iwtm_part:
         part="[A-Za-z0-9.\-_]+",
     threads: 1
     resources:
-        mem_mb=lambda w: iwtm_part_resources(w).mem_mb,
-        runtime=lambda w: iwtm_part_resources(w).runtime,
+        mem_mb=lambda w: iwtm_res(iwtm_part_key(w))[0],
+        runtime=lambda w: iwtm_res(iwtm_part_key(w))[1],
     params:
         json=lambda w: step_params("iwtm", w.step),
         io=lambda w, input, output: io_args(input, output, {"part": w.part}),
@@ -486,8 +491,8 @@ rule iwtm_sun_data:
         sunset="sun397|scene15",
     threads: THREADS
     resources:
-        mem_mb=IWTM_RES.sun_data.mem_mb,
-        runtime=IWTM_RES.sun_data.runtime,
+        mem_mb=iwtm_res("sun_data")[0],
+        runtime=iwtm_res("sun_data")[1],
     params:
         json=step_params("iwtm", "sun_data"),
         io=lambda w, input, output: io_args(input, output, w),

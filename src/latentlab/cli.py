@@ -10,6 +10,7 @@ Groups are discovered, so a study adds commands without editing this file:
 * ``latentlab.config_reference``         -> ``latentlab config reference`` (config/README.md)
 * ``latentlab.studies_reference``        -> ``latentlab docs studies`` (docs/studies.md)
 * ``latentlab.plan``                     -> ``latentlab plan --configfile=FILE --nodes N ...``
+* ``latentlab.costs``                    -> ``latentlab costs [--write]`` (config/costs.csv)
 * ``latentlab.studies.<study>.cli``      -> ``latentlab <study> ...``
 
 Each such module defines ``register(subparsers)`` that adds one parser for its group
@@ -36,6 +37,7 @@ CORE_GROUPS = [
     "latentlab.config_reference",
     "latentlab.studies_reference",
     "latentlab.plan",
+    "latentlab.costs",
 ]
 
 
@@ -63,6 +65,7 @@ CORE_BY_NAME = {
     "config": "latentlab.config_reference",
     "docs": "latentlab.studies_reference",
     "plan": "latentlab.plan",
+    "costs": "latentlab.costs",
 }
 
 

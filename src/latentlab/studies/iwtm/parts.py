@@ -162,8 +162,25 @@ def scene8_fits(s) -> list[str]:
 # step -> its parts (the settings of the step, which its ``<step>_part`` shares)
 NAMES = {"ch4": ch4, "ch5": ch5, "scene8": scene8, "semi": semi, "svi": svi, "ivi": ivi,
          "active": active, "pareback": pareback, "sun": sun}  # fmt: skip
+
+
+def _sun_chained(s) -> bool:
+    return s.sun.fit_jobs > 1 or s.sun.map_jobs > 1
+
+
+def sun_fits(s) -> list[str]:
+    """A chained seed's jobs (``sun.fit_jobs`` or ``sun.map_jobs`` above 1): the SVI fit
+    in shares (``r0_fit1`` ..) and the words and topics in shares (``r0_map1`` ..)."""
+    if not _sun_chained(s):
+        return []
+    u = s.sun
+    return [f"{p}_fit{k}" for p in sun(s) for k in range(1, u.fit_jobs + 1)] + [
+        f"{p}_map{m}" for p in sun(s) for m in range(1, u.map_jobs + 1)
+    ]
+
+
 # step -> the parts no row comes from: fits whose state a part of NAMES reads
-FITS = {"ch4": ch4_fits, "scene8": scene8_fits}
+FITS = {"ch4": ch4_fits, "scene8": scene8_fits, "sun": sun_fits}
 
 
 def jobs(step: str, s) -> list[str]:
@@ -171,13 +188,23 @@ def jobs(step: str, s) -> list[str]:
     return (FITS[step](s) if step in FITS else []) + NAMES[step](s)
 
 
-def fit_of(step: str, part: str) -> str | None:
-    """The fit part whose state ``part`` reads (None: it reads none)."""
+def needs(step: str, part: str, s) -> dict[str, list[str]]:
+    """The parts whose outputs ``part`` reads, by input name: ``fit`` (a fit's state),
+    ``maps`` (a chained sun seed's maps)."""
     if step == "ch4" and part.endswith("_iwtm"):
-        return part.removesuffix("_iwtm") + "_fit"
+        return {"fit": [part.removesuffix("_iwtm") + "_fit"]}
     if step == "scene8" and not part.endswith("_fit"):
-        return f"{part}_fit"
-    return None
+        return {"fit": [f"{part}_fit"]}
+    if step == "sun" and _sun_chained(s):
+        seed, _, rest = part.partition("_")
+        last = [f"{seed}_fit{s.sun.fit_jobs}"]
+        if rest.startswith("fit"):
+            k = int(rest[3:])
+            return {"fit": [f"{seed}_fit{k - 1}"]} if k > 1 else {}
+        if rest.startswith("map"):
+            return {"fit": last}
+        return {"fit": last, "maps": [f"{seed}_map{m}" for m in range(1, s.sun.map_jobs + 1)]}
+    return {}
 
 
 # the collecting steps that read the dataset's metadata (its .json beside the .npz)
@@ -197,8 +224,8 @@ def execute_all(study, step: str, params: dict, inputs: dict, outputs: dict, wil
     for n in names:
         out = folder / f"{n}.npz"
         ins = dict(inputs)
-        if fit_of(step, n) is not None:
-            ins["fit"] = [folder / f"{fit_of(step, n)}.npz"]
+        for name, ps in needs(step, n, study.settings(step, section)).items():
+            ins[name] = [folder / f"{p}.npz" for p in ps]
         study.execute(f"{step}_part", params, ins, {"part": out},
                       {**(wildcards or {}), "part": n})  # fmt: skip
         if n in NAMES[step](study.settings(step, section)):
@@ -208,3 +235,17 @@ def execute_all(study, step: str, params: dict, inputs: dict, outputs: dict, wil
         data = Path(inputs["data"][0] if isinstance(inputs["data"], list) else inputs["data"])
         ins["meta"] = [data.with_suffix(".json")]
     study.execute(step, params, ins, outputs, wildcards or {})
+
+
+def resource_key(step: str, part: str, s) -> str:
+    """The resource key of a part job (iwtm.resources.<key>, or the cost table's row): the
+    step; ch4's and scene8's fold-ins (which read a fit's state) ``ch4_fold`` /
+    ``scene8_fold``, ch4's sLDA sweeps ``slda``, a chained sun seed's shares ``sun_fit`` /
+    ``sun_map``."""
+    if step == "ch4" and part.endswith("_slda"):
+        return "slda"
+    if step == "sun" and "_" in part:
+        return "sun_" + part.split("_")[1][:3]
+    if step in ("ch4", "scene8") and "fit" in needs(step, part, s):
+        return f"{step}_fold"
+    return step

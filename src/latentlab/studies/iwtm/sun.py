@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import pickle
 import tempfile
 import time
 from pathlib import Path
@@ -319,56 +320,167 @@ def _sun_input(ctx, s):
     return z, _Rows(path=path), meta, meta["data_kind"]
 
 
+def _sun_split(ctx, s):
+    """The set, its descriptors and the train / test documents and rows."""
+    z, src, meta, kind = _sun_input(ctx, s)
+    tr, te = np.where(z["split"] == 0)[0], np.where(z["split"] == 1)[0]
+    rtr, iptr = _subset(z, tr)
+    rte, ipte = _subset(z, te)
+    return z, src, meta, kind, tr, te, rtr, iptr, rte, ipte
+
+
+def _svi_iterations(ctx, ck, m, Xs_tr, iptr, start, stop, spent):
+    """SVI iterations ``start`` .. ``stop`` - 1 of ``m`` (from its checkpoint when one is
+    saved), saving the state when due; returns (model, seconds spent in the fit)."""
+    saved = ck.load()
+    if saved is not None:
+        m, start, spent = saved["model"], saved["done"], saved["seconds"]
+    t0 = time.perf_counter() - spent
+
+    def save(model, j, st):
+        if ck.due():
+            ck.save({"model": model, "done": start + j, "seconds": time.perf_counter() - t0})
+
+    if stop - start > 0:
+        m.fit(Xs_tr, iptr, stop - start, callback=save)
+    return m, time.perf_counter() - t0
+
+
 @STUDY.run("sun_part", settings=SunSettings)
 def sun_part(ctx):
     """One seed of the SUN protocol: visual words (K-means K) vs IWTM MAP topics, both
     through the 3-level SPM HIK SVM. The SVI fit is checkpointed; the descriptors are
-    quantised and mapped ``BLOCK`` rows at a time."""
+    quantised and mapped ``BLOCK`` rows at a time. With ``sun.fit_jobs`` or
+    ``sun.map_jobs`` above 1 the seed is a chain of jobs (``r0_fit1`` .. : the codebook
+    and the SVI iterations in equal shares, each continuing from the previous one's state;
+    ``r0_map1`` ..: the words and MAP topics of a share of the images; ``r0``: the SVMs)."""
     from .incremental import cavi_settings  # (incremental imports runs: not for sun_data)
 
-    s, c, svm = ctx.settings.sun, ctx.settings.cavi, ctx.settings.svm
-    r = int(parts.part_name(ctx, parts.sun(ctx.settings))[1:])
-    z, src, meta, kind = _sun_input(ctx, s)
-    tr, te = np.where(z["split"] == 0)[0], np.where(z["split"] == 1)[0]
-    y = z["labels"]
-    rtr, iptr = _subset(z, tr)
-    rte, ipte = _subset(z, te)
+    s, c = ctx.settings.sun, ctx.settings.cavi
+    part = parts.part_name(ctx, parts.jobs("sun", ctx.settings))
+    r = int(part[1:].split("_")[0])
+    z, src, meta, kind, tr, te, rtr, iptr, rte, ipte = _sun_split(ctx, s)
     N = src.shape[0]
     seed = ctx.seed(s.seed_offset, r)
-    Xtr = src.take(rtr).astype(np.float64)
-    t0 = time.perf_counter()
-    km = P.kmeans_codebook(Xtr, s.K, s.kmeans_iter, s.kmeans_points, seed)
-    vw = np.empty(N, np.int64)
-    for a, Xb in src.blocks():
-        vw[a : a + len(Xb)] = km.predict(Xb.astype(np.float64))
-    t_vw = time.perf_counter() - t0
-    # IWTM on z-scored descriptors (training statistics); MAP topic per patch (6.44)
-    mu, sd = Xtr.mean(0), Xtr.std(0) + 1e-6
-    Xs_tr = (Xtr - mu) / sd
-    del Xtr
-    prior = NGPrior.from_data(Xs_tr, c.beta0, c.chi1_per_dim * src.shape[1])
-    cs = cavi_settings(c, s.T, s.alpha0, s.gamma)
     n_iter = max(1, round(s.passes / s.rho))
     ck = Checkpoint(ctx.output("part"), ctx.unit_key())
-    t0 = time.perf_counter()
-    saved = ck.load()
-    if saved is not None:
-        m, done, spent = saved["model"], saved["done"], saved["seconds"]
-    else:
-        m, done, spent = IWTMSvi(cs, prior, SviSettings(rho=s.rho), seed=seed), 0, 0.0
-    t0 -= spent
+    kind_ = part.split("_")[1][:3] if "_" in part else "all"
+    if kind_ == "map":
+        st = _read_state(ctx.input("fit"))
+        m_ = int(part.split("_")[1][3:])
+        docs = np.array_split(np.arange(len(z["indptr"]) - 1), s.map_jobs)[m_ - 1]
+        out = _map_share(st, src, z["indptr"], docs, z["split"])
+        parts.write(ctx.output("part"), [], **out)
+        return
+    if kind_ in ("all", "fit"):
+        k = int(part.split("_")[1][3:]) if kind_ == "fit" else 1
+        Xtr = src.take(rtr).astype(np.float64)
+        if k == 1:
+            t0 = time.perf_counter()
+            km = P.kmeans_codebook(Xtr, s.K, s.kmeans_iter, s.kmeans_points, seed)
+            t_km = time.perf_counter() - t0
+            # IWTM on z-scored descriptors (training statistics); MAP topic per patch (6.44)
+            mu, sd = Xtr.mean(0), Xtr.std(0) + 1e-6
+            Xs_tr = (Xtr - mu) / sd
+            prior = NGPrior.from_data(Xs_tr, c.beta0, c.chi1_per_dim * src.shape[1])
+            cs = cavi_settings(c, s.T, s.alpha0, s.gamma)
+            st = {"km": km, "t_km": t_km, "mu": mu, "sd": sd, "seconds": 0.0, "done": 0,
+                  "model": IWTMSvi(cs, prior, SviSettings(rho=s.rho), seed=seed)}  # fmt: skip
+        else:
+            st = _read_state(ctx.input("fit"))
+            Xs_tr = (Xtr - st["mu"]) / st["sd"]
+        del Xtr
+        if kind_ == "fit":
+            stop = round(n_iter * k / s.fit_jobs)
+            m, spent = _svi_iterations(ctx, ck, st["model"], Xs_tr, iptr, st["done"], stop,
+                                       st["seconds"])  # fmt: skip
+            st.update(model=m, done=stop, seconds=spent)
+            blob = pickle.dumps(st, protocol=pickle.HIGHEST_PROTOCOL)
+            parts.write(ctx.output("part"), [], state=np.frombuffer(blob, np.uint8))
+            ck.clear()
+            return
+        # the whole seed in this job, as before the chain existed
+        km, mu, sd = st["km"], st["mu"], st["sd"]
+        t0 = time.perf_counter()
+        vw = np.empty(N, np.int64)
+        for a, Xb in src.blocks():
+            vw[a : a + len(Xb)] = km.predict(Xb.astype(np.float64))
+        t_vw = st["t_km"] + time.perf_counter() - t0
+        m, spent = _svi_iterations(ctx, ck, st["model"], Xs_tr, iptr, 0, n_iter, 0.0)
+        t0 = time.perf_counter() - spent
+        topic = np.empty(N, np.int64)
+        topic[rtr] = m.map_topics(Xs_tr, iptr)
+        del Xs_tr
+        _map_test(m, src, z["indptr"], te, rte, mu, sd, topic)
+        t_iwtm = time.perf_counter() - t0
+    else:  # the seed's SVMs from its chain's state and maps
+        st = _read_state(ctx.input("fit"))
+        m = st["model"]
+        vw, topic = np.empty(N, np.int64), np.empty(N, np.int64)
+        t_vw, t_iwtm = st["t_km"], st["seconds"]
+        for path in ctx.input_list("maps"):
+            _, a = parts.read(path)
+            vw[a["at"]], topic[a["at"]] = a["vw"], a["topic"]
+            t_vw, t_iwtm = t_vw + float(a["vw_s"]), t_iwtm + float(a["topic_s"])
+    _sun_svms(ctx, r, seed, z, meta, kind, tr, te, rtr, iptr, rte, ipte, vw, topic, t_vw,
+              t_iwtm, m.n_used())  # fmt: skip
+    ck.clear()
 
-    def save(model, j, st):
-        if ck.due():
-            ck.save({"model": model, "done": done + j, "seconds": time.perf_counter() - t0})
 
-    if n_iter - done > 0:
-        m.fit(Xs_tr, iptr, n_iter - done, callback=save)
-    topic = np.empty(N, np.int64)
-    topic[rtr] = m.map_topics(Xs_tr, iptr)
-    del Xs_tr
-    _map_test(m, src, z["indptr"], te, rte, mu, sd, topic)
-    t_iwtm = time.perf_counter() - t0
+def _read_state(path):
+    _, arrays = parts.read(path)
+    return pickle.loads(arrays["state"].tobytes())
+
+
+def _map_share(st, src, indptr, docs, split):
+    """Words and MAP topics of the rows of ``docs`` (consecutive documents) under a fit's
+    state, read in one pass and mapped whole documents at a time, about ``BLOCK`` rows per
+    call (the training documents of a call, then its test ones, as the one-job code):
+    (their row numbers ``at``, vw, topic, the seconds of each)."""
+    m, km, mu, sd = st["model"], st["km"], st["mu"], st["sd"]
+    lo, hi = int(indptr[docs[0]]), int(indptr[docs[-1] + 1])
+    vw, topic = np.empty(hi - lo, np.int64), np.empty(hi - lo, np.int64)
+    ends = indptr[docs + 1]
+    pend: list[np.ndarray] = []
+    first, vw_s, topic_s = 0, 0.0, 0.0
+    for a, Xb in src.blocks():
+        b = a + len(Xb)
+        if b <= lo or a >= hi:
+            continue
+        pend.append(Xb[max(lo - a, 0) : hi - a])
+        done = int(np.searchsorted(ends, b, side="right"))
+        if done > first and (sum(len(p) for p in pend) >= BLOCK or b >= hi):
+            X = np.concatenate(pend)
+            d = docs[first:done]
+            r0, r1 = int(indptr[d[0]]) - lo, int(indptr[d[-1] + 1]) - lo
+            n = r1 - r0
+            t0 = time.perf_counter()
+            vw[r0:r1] = km.predict(X[:n].astype(np.float64))
+            vw_s += time.perf_counter() - t0
+            t0 = time.perf_counter()
+            for which in (0, 1):
+                dd = d[split[d] == which]
+                if not len(dd):
+                    continue
+                rows = np.concatenate([np.arange(indptr[i], indptr[i + 1]) for i in dd]) - lo
+                ip = np.concatenate([[0], np.cumsum(indptr[dd + 1] - indptr[dd])])
+                Xc = (X[rows - r0].astype(np.float64) - mu) / sd
+                topic[rows] = m.map_topics(Xc, ip)
+            topic_s += time.perf_counter() - t0
+            pend = [X[n:]] if n < len(X) else []
+            first = done
+    if first != len(docs):
+        raise DataError("iwtm sun", f"{len(docs) - first} documents of the share not mapped")
+    return {"at": np.arange(lo, hi), "vw": vw, "topic": topic, "vw_s": np.array(vw_s),
+            "topic_s": np.array(topic_s)}  # fmt: skip
+
+
+def _sun_svms(ctx, r, seed, z, meta, kind, tr, te, rtr, iptr, rte, ipte, vw, topic, t_vw,
+              t_iwtm, n_used):  # fmt: skip
+    """The seed's spatial-pyramid SVMs on the words and the topics, its metrics and (seed
+    0) the maps of Fig 6.3: the part's rows."""
+    s, svm = ctx.settings.sun, ctx.settings.svm
+    y = z["labels"]
     rows, metrics, maps = [], [], {}
     accs = {}
     for method, words, W in (("visual_words", vw, s.K), ("iwtm_topics", topic, s.T)):
@@ -400,7 +512,7 @@ def sun_part(ctx):
                          n_test=int((y[te] == k).sum()), acc_vw=accs["visual_words"][k],
                          acc_topic=accs["iwtm_topics"][k]))  # fmt: skip
     print(f"seed {r}: VW {accs['visual_words'].mean():.3f} vs topics "
-          f"{accs['iwtm_topics'].mean():.3f}; clusters {m.n_used()}")  # fmt: skip
+          f"{accs['iwtm_topics'].mean():.3f}; clusters {n_used}")  # fmt: skip
     info = dict(dataset=meta["dataset"], data_kind=kind, T=s.T, K=s.K, rho=s.rho,
                 passes=s.passes, n_train_total=len(tr), n_test_total=len(te))  # fmt: skip
     keep = {}
@@ -417,7 +529,6 @@ def sun_part(ctx):
                 keep[f"thumb_{i}"] = thumbs[d]
     parts.write(ctx.output("part"), rows, metrics=np.array(json.dumps(_jsonable(metrics))),
                 info=np.array(json.dumps(_jsonable(info))), **keep)  # fmt: skip
-    ck.clear()
 
 
 def _map_test(m, src, indptr, te, rte, mu, sd, topic):
