@@ -197,6 +197,14 @@ def _fs(z, docs):
 _CH4_PART = re.compile(r"T(\d+)_n(\d+)_r(\d+)_(fit|iwtm|slda)")
 
 
+def _resuming(ck) -> None:
+    """Say (in the job's log) where a saved checkpoint of this job resumes."""
+    st = ck.load()
+    if st is not None:
+        step = st.get("it", st.get("j"))
+        print(f"resuming from checkpoint {ck.path.name}: {st['phase']} step {step}", flush=True)
+
+
 def _save_fit(path, m, sec) -> None:
     """A Gibbs fit's final state (and its seconds) as a part: the fold-in's input."""
     blob = pickle.dumps({"model": m.state(), "seconds": sec}, protocol=pickle.HIGHEST_PROTOCOL)
@@ -231,6 +239,7 @@ def ch4_part(ctx):
     seed = ctx.seed(g.seed_offset, r)
     rows, conf = [], []
     ck = Checkpoint(ctx.output("part"), ctx.unit_key())
+    _resuming(ck)
     if piece == "fit":
         m, sec = _gibbs_fit(g, T, X, ip, y, Y, len(tr), seed, ck)
         _save_fit(ctx.output("part"), m, sec)
@@ -319,6 +328,7 @@ def scene8_part(ctx):
     meta, labels, tr, test, X, ip, y = _scene8_data(ctx)
     Y = len(meta["class_names"])
     ck = Checkpoint(ctx.output("part"), ctx.unit_key())
+    _resuming(ck)
     if part.endswith("_fit"):
         m, sec = _gibbs_fit(g, e.T, X, ip, y, Y, len(tr), ctx.seed(e.seed_offset, r), ck)
         _save_fit(ctx.output("part"), m, sec)
