@@ -128,6 +128,10 @@ say "outputs equal the local run's"
 check compare-files "results/$REF/$STUDY" "results/$RUN/$STUDY" "$TARGET"
 
 say "run 3: a checkpointed Gibbs fit, cancelled once after its first checkpoint, resumed"
+# a checkpoint written by uncommitted code is never read back (latentlab.checkpoint)
+commit=$(python -c "from latentlab.provenance import source_commit; print(source_commit('.'))")
+[[ $commit != *+dirty && $commit != unknown ]] ||
+    fail "the source is $commit: commit it first (a +dirty source never resumes a checkpoint)"
 CK=$LOGS/ck.yaml
 printf 'base: smoke\nrun: %s\niwtm: {gibbs: {n_iter: 2000}}\n' "${RUN}_ck" >"$CK"
 printf 'base: smoke\nrun: %s\niwtm: {gibbs: {n_iter: 2000}}\n' "${RUN}_ckref" >"$LOGS/ckref.yaml"

@@ -189,8 +189,8 @@ def cmd_rerun(dry, first, rerun, snapshot, folder):
     for p in sorted(Path(folder).rglob("*")):
         if p.is_file() and before.get(str(p)) != p.stat().st_mtime_ns:
             changed.append(str(p))
-    # a job's outputs and their .meta.json sidecars
-    own = outputs | {str(Path(o).with_suffix(".meta.json")) for o in outputs}
+    # a job's outputs and their sidecars: .meta.json, and a table's Markdown (outputs.py)
+    own = outputs | {str(Path(o).with_suffix(x)) for o in outputs for x in (".meta.json", ".md")}
     stray = [c for c in changed if c not in own]
     if stray:
         fail(f"the rerun rewrote files no rerun job makes: {stray}")

@@ -346,7 +346,9 @@ def report(
     sched = list_schedule(jobs, deps, nodes, cores, mem_per_node_mb, default_runtime)
     rules: dict[str, list[float]] = {}
     for j in jobs:
-        r = rules.setdefault(j.rule, [0, 0.0, 0.0, 0.0])
+        # a rule with a `step` wildcard (iwtm_part) is counted per step
+        step = re.search(r"(?:^|, )step=([^,]+)", j.wildcards)
+        r = rules.setdefault(j.rule + (f"[{step.group(1)}]" if step else ""), [0, 0.0, 0.0, 0.0])
         r[0] += 1
         r[1] += hours[j.jobid] * (0 if j.local else j.threads)
         r[2] = max(r[2], hours[j.jobid])
@@ -356,7 +358,8 @@ def report(
         return f"{j.name}: {_h(hours[j.jobid])}, {j.mem_gb:,.1f} GB, {j.threads} thread(s)"
 
     lines = [
-        f"jobs: {len(jobs)} ({len(rules)} rules, {sum(j.local for j in jobs)} local)",
+        f"jobs: {len(jobs)} ({len({j.rule for j in jobs})} rules, "
+        f"{sum(j.local for j in jobs)} local)",
         f"core-hours: {core_h:,.0f} (declared runtime x threads)",
         f"largest job by runtime: {one(longest)}",
         f"largest job by memory: {one(biggest)}",
@@ -370,7 +373,7 @@ def report(
         f"(list schedule, longest path first; {100 * util:.1f}% of the core-hours used; "
         f"critical path {_h(cp)})"
     )
-    lines.append(f"rules by core-hours (top {top}): rule, jobs, core-hours, max h, max GB")
+    lines.append(f"rules by core-hours (top {top}): rule[step], jobs, core-hours, max h, max GB")
     ranked = sorted(rules.items(), key=lambda kv: (-kv[1][1], kv[0]))[:top]
     for name, (n, ch, mh, mg) in ranked:
         share = 100 * ch / core_h if core_h else 0.0
