@@ -10,9 +10,9 @@
 #     --mem/--time (scontrol); the run reported the cancelled jobs, naming their SLURM logs
 #  4. rerun the same command: it runs exactly what a dry run says is missing, rewrites nothing
 #     else; table4_1.csv equals the local smoke run's (results/$REF), timing aside
-#  5. run 3, a checkpointed job: one ch4 Gibbs fit (2,000 sweeps, the state saved every 0.5 s:
-#     LATENTLAB_CHECKPOINT_SECONDS) through the profile, cancelled once mid-way after its first
-#     checkpoint; the profile's retry resumes from the checkpoint (its log says where) and the
+#  5. run 3, a checkpointed job: one ch4 Gibbs fit (1,000 sweeps, the state saved every 0.5 s:
+#     LATENTLAB_CHECKPOINT_SECONDS) through the profile, cancelled once mid-way (1.5 s after its
+#     first checkpoint); the profile's retry resumes from the checkpoint (its log says where) and the
 #     state it ends with equals the same fit run locally without a break, bit for bit
 # SLURM is stopped at the end, pass or fail. Every wait has a time limit.
 set -euo pipefail
@@ -133,8 +133,8 @@ commit=$(python -c "from latentlab.provenance import source_commit; print(source
 [[ $commit != *+dirty && $commit != unknown ]] ||
     fail "the source is $commit: commit it first (a +dirty source never resumes a checkpoint)"
 CK=$LOGS/ck.yaml
-printf 'base: smoke\nrun: %s\niwtm: {gibbs: {n_iter: 2000}}\n' "${RUN}_ck" >"$CK"
-printf 'base: smoke\nrun: %s\niwtm: {gibbs: {n_iter: 2000}}\n' "${RUN}_ckref" >"$LOGS/ckref.yaml"
+printf 'base: smoke\nrun: %s\niwtm: {gibbs: {n_iter: 1000}}\n' "${RUN}_ck" >"$CK"
+printf 'base: smoke\nrun: %s\niwtm: {gibbs: {n_iter: 1000}}\n' "${RUN}_ckref" >"$LOGS/ckref.yaml"
 rm -rf "results/${RUN}_ck" "logs/${RUN}_ck" "results/${RUN}_ckref" "logs/${RUN}_ckref"
 ckpt="results/${RUN}_ck/$STUDY/$FIT.ckpt"
 : >"$LOGS/run3.log"
@@ -148,6 +148,7 @@ for ((t = 0; t < RUN_LIMIT * 5; t++)); do
         fit_id=$(squeue -h -t RUNNING -o '%i %k' 2>/dev/null |
             awk '$2 ~ /^rule_iwtm_part_wildcards_ch4_syn_iwtm_T5_n20_r0_fit/ {print $1}' | head -n 1)
         if [ -n "$fit_id" ]; then
+            sleep 1.5 # a few more checkpoints: killed mid-way, not at the first save
             echo "checkpoint $ckpt written: scancel $fit_id"
             scancel "$fit_id"
             break

@@ -505,10 +505,11 @@ class SunCfg:
     n_show: int = setting(3, ge=0)  # training images whose word / topic maps are kept (Fig 6.3)
     seeds: int = setting(1, ge=1)  # runs (codebook, IWTM, SVMs), r = 0..seeds-1
     seed_offset: int = 700  # run r's seed: base_seed + this + r
-    # jobs per seed (a cluster's limits, not the protocol): the SVI iterations in fit_jobs
-    # chained jobs (each continues from the previous one's state), the words and MAP topics
-    # of the images in map_jobs jobs; 1 and 1: the whole seed in one job
+    # jobs per seed (a cluster's limits, not the protocol; with map_jobs 1 too, the whole
+    # seed in one job): the SVI iterations in this many chained jobs, each continuing from
+    # the previous one's state
     fit_jobs: int = setting(1, ge=1)
+    # jobs per seed: the words and MAP topics of the images in this many shares
     map_jobs: int = setting(1, ge=1)
 
 
@@ -694,8 +695,9 @@ class Resources:
     sun_data: DataResources = field(default_factory=DataResources)
     # sun, per seed (Fig 6.3; real, the whole step: 9.3 min); a chained seed's SVMs
     sun: SunResources = field(default_factory=SunResources)
-    # a chained sun seed's SVI shares (sun.fit_jobs) and word / topic shares (sun.map_jobs)
+    # a chained sun seed's SVI shares (sun.fit_jobs), each continuing the previous one's
     sun_fit: SunResources = field(default_factory=SunResources)
+    # a chained sun seed's word and topic shares (sun.map_jobs)
     sun_map: SunResources = field(default_factory=SunResources)
     bench: StepResources = field(default_factory=StepResources)  # bench (real: 2.1 min, 671 MB)
 
