@@ -43,6 +43,20 @@ LOGS = f"logs/{RUN}"
 BENCH = f"benchmarks/{RUN}"
 STUDIES = list(config["studies"])
 THREADS = int(config["threads"])
+COSTS = config.get("costs")
+
+
+def cost_resources(study, key, fallback):
+    """(mem_mb, runtime minutes) of a heavy job: the run's cost table (config `costs`,
+    latentlab.costs, docs/cluster.md) when it has a row for (study, key), else
+    ``fallback`` (an object with mem_mb and runtime: the study's resources settings)."""
+    if COSTS:
+        from latentlab.costs import declared
+
+        got = declared(os.path.join(workflow.basedir, COSTS), study, key)
+        if got is not None:
+            return got
+    return fallback.mem_mb, fallback.runtime
 
 
 def _study_shape(study):

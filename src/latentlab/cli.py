@@ -9,6 +9,8 @@ Groups are discovered, so a study adds commands without editing this file:
 * ``latentlab.ladder``                   -> ``latentlab ladder collect|bench`` (rules/ladder.smk)
 * ``latentlab.config_reference``         -> ``latentlab config reference`` (config/README.md)
 * ``latentlab.studies_reference``        -> ``latentlab docs studies`` (docs/studies.md)
+* ``latentlab.plan``                     -> ``latentlab plan --configfile=FILE --nodes N ...``
+* ``latentlab.costs``                    -> ``latentlab costs [--write]`` (config/costs.csv)
 * ``latentlab.studies.<study>.cli``      -> ``latentlab <study> ...``
 
 Each such module defines ``register(subparsers)`` that adds one parser for its group
@@ -34,6 +36,8 @@ CORE_GROUPS = [
     "latentlab.ladder",
     "latentlab.config_reference",
     "latentlab.studies_reference",
+    "latentlab.plan",
+    "latentlab.costs",
 ]
 
 
@@ -61,6 +65,8 @@ CORE_BY_NAME = {
     "ladder": "latentlab.ladder",
     "config": "latentlab.config_reference",
     "docs": "latentlab.studies_reference",
+    "plan": "latentlab.plan",
+    "costs": "latentlab.costs",
 }
 
 
