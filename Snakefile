@@ -52,3 +52,13 @@ rule all:
 rule datasets:
     input:
         DATA_SUMMARIES,
+
+
+# A failed job's own message on the console, not only in its log file: Snakemake names the
+# log ("check log file(s) for error details"); this prints the log's last words (the file
+# or key and the problem: latentlab.cliutil.why_it_failed).
+onerror:
+    import sys
+    from latentlab.cliutil import failed_jobs_message
+
+    print(failed_jobs_message(failed_job_logs(log)), file=sys.stderr)

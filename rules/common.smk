@@ -43,18 +43,34 @@ LOGS = f"logs/{RUN}"
 BENCH = f"benchmarks/{RUN}"
 STUDIES = list(config["studies"])
 THREADS = int(config["threads"])
+COSTS = config.get("costs")
+
+
+def cost_resources(study, key, fallback):
+    """(mem_mb, runtime minutes) of a heavy job: the run's cost table (config `costs`,
+    latentlab.costs, docs/cluster.md) when it has a row for (study, key), else
+    ``fallback`` (an object with mem_mb and runtime: the study's resources settings)."""
+    if COSTS:
+        from latentlab.costs import declared
+
+        got = declared(os.path.join(workflow.basedir, COSTS), study, key)
+        if got is not None:
+            return got
+    return fallback.mem_mb, fallback.runtime
 
 
 def _study_shape(study):
-    """The study's registry of steps (latentlab.studies.shape.Study), for studies in the
-    one shape; None for a study not yet moved to it."""
+    """The study's registry of steps and their settings (latentlab.studies.shape.Study,
+    without the steps' code: settings_registry reads it from source, so this process
+    imports no numba, matplotlib or model code), for studies in the one shape; None for a
+    study not yet moved to it."""
     from importlib.util import find_spec
 
     if find_spec(f"latentlab.studies.{study}.study") is None:
         return None
-    from latentlab.studies.shape import load_study
+    from latentlab.studies.shape import settings_registry
 
-    return load_study(study)
+    return settings_registry(study)
 
 
 def step_params(study, step, **extra):
@@ -120,6 +136,29 @@ for _s in STUDIES:
         # a misspelt or mistyped key stops the run here, naming it
         with runconfig.documented(_s):
             _shape.check_config(config[_s])
+# the section of a study this run leaves out is checked too: the keys it gives and their
+# values (it may leave keys out)
+for _s in runconfig.STUDIES:
+    if _s not in STUDIES and config.get(_s):
+        with runconfig.documented(_s):
+            _study_shape(_s).check_config(config[_s], partial=True)
+
+
+def failed_job_logs(snakemake_log):
+    """The log files of this run's failed jobs: those of the scheduler's failed jobs and
+    those Snakemake's own log reports ("log: PATH (check log file(s) ...)"), once each.
+    """
+    from latentlab.cliutil import logs_of_failed_jobs
+
+    logs = []
+    for job in getattr(getattr(workflow, "scheduler", None), "failed", None) or ():
+        logs += [str(f) for f in (getattr(job, "log", None) or ())]
+    try:
+        with open(snakemake_log, encoding="utf-8", errors="replace") as f:
+            logs += logs_of_failed_jobs(f.read())
+    except (OSError, TypeError):
+        pass
+    return list(dict.fromkeys(logs))
 
 
 def data_path(name, file="dataset.npz"):

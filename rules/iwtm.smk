@@ -2,6 +2,7 @@
 # Logic: latentlab.studies.iwtm (python -m latentlab iwtm --help).
 # (imported here, not taken from rules/data.smk: a ladder rung includes this file alone)
 from latentlab.data import registry as iwtm_registry
+from latentlab.studies.iwtm import parts as iwtm_parts
 
 IWTM = f"{OUT}/iwtm"
 IWTM_CFG = config["iwtm"]
@@ -36,6 +37,41 @@ IWTM_TABLES = ["table4_1", "sec5_6_1", "table7_1"]
 STUDY_FIGURES["iwtm"] = [f"{IWTM}/{f}.png" for f in IWTM_FIGS]
 
 
+def iwtm_part_files(step, ds):
+    """The part files of ``step`` on dataset ``ds`` (latentlab.studies.iwtm.parts): one
+    ``iwtm_part`` job each, collected by the step's own rule."""
+    names = iwtm_parts.NAMES[step](IWTM_STUDY.settings(step, IWTM_CFG))
+    return [f"{IWTM}/parts/{step}_{ds}/{n}.npz" for n in names]
+
+
+def iwtm_part_key(w):
+    """The part's resource key (latentlab.studies.iwtm.parts.resource_key)."""
+    s = IWTM_STUDY.settings(w.step, IWTM_CFG)
+    return iwtm_parts.resource_key(w.step, w.part, s)
+
+
+def iwtm_res(key):
+    """(mem_mb, runtime) of resource key ``key``: the run's cost table (config `costs`),
+    else iwtm.resources.<key>."""
+    return cost_resources("iwtm", key, getattr(IWTM_RES, key))
+
+
+def iwtm_part_needs(w):
+    return iwtm_parts.needs(w.step, w.part, IWTM_STUDY.settings(w.step, IWTM_CFG))
+
+
+def iwtm_part_input(w):
+    """A part reads its dataset (the iwtm data, or the SUN set of the sun step) and, for a
+    fold-in, the state its fit wrote."""
+    if w.step == "sun" and w.dataset != "syn_iwtm":
+        out = {"data": f"{IWTM}/sun/{w.dataset}.npz"}
+    else:
+        out = {"data": f"{IWTM}/data/{w.dataset}.npz"}
+    for name, ps in iwtm_part_needs(w).items():
+        out[name] = [f"{IWTM}/parts/{w.step}_{w.dataset}/{p}.npz" for p in ps]
+    return out
+
+
 def iwtm_data_inputs(w):
     """A 15-Scene subset reads the images its manifest lists (fetch_scene15's output)."""
     if w.dataset == "syn_iwtm":
@@ -63,8 +99,8 @@ rule iwtm_data:
         f"{BENCH}/iwtm/data_{{dataset}}.tsv"
     threads: THREADS
     resources:
-        mem_mb=IWTM_RES.data.mem_mb,
-        runtime=IWTM_RES.data.runtime,
+        mem_mb=iwtm_res("data")[0],
+        runtime=iwtm_res("data")[1],
     params:
         json=step_params("iwtm", "data"),
         io=lambda w, input, output: io_args(input, output, w),
@@ -72,9 +108,39 @@ rule iwtm_data:
         "python -m latentlab iwtm data --params {params.json:q} {params.io} > {log} 2>&1"
 
 
+# One part of a fanned-out step (latentlab.studies.iwtm.parts): per (T, n_train, seed) of
+# ch4, per (n_train, seed) of ch5, per seed of scene8 / ivi / pareback / sun, per
+# (rho, seed) of svi, per (N_total, seed) of semi, per (seed, learner) of active. A
+# long fit checkpoints beside its output (<part>.npz.ckpt): a rerun of a killed job
+# continues from it.
+rule iwtm_part:
+    input:
+        unpack(iwtm_part_input),
+    output:
+        part=f"{IWTM}/parts/{{step}}_{{dataset}}/{{part}}.npz",
+    log:
+        f"{LOGS}/iwtm/parts/{{step}}_{{dataset}}/{{part}}.log",
+    benchmark:
+        f"{BENCH}/iwtm/parts/{{step}}_{{dataset}}/{{part}}.tsv"
+    wildcard_constraints:
+        step="ch4|ch5|scene8|semi|svi|ivi|active|pareback|sun",
+        dataset="syn_iwtm|scene13|scene8|sun397|scene15",
+        part="[A-Za-z0-9.\-_]+",
+    threads: 1
+    resources:
+        mem_mb=lambda w: iwtm_res(iwtm_part_key(w))[0],
+        runtime=lambda w: iwtm_res(iwtm_part_key(w))[1],
+    params:
+        json=lambda w: step_params("iwtm", w.step),
+        io=lambda w, input, output: io_args(input, output, {"part": w.part}),
+    shell:
+        "python -m latentlab iwtm {wildcards.step}_part --params {params.json:q} {params.io} > {log} 2>&1"
+
+
 rule iwtm_exp:
     input:
-        data=f"{IWTM}/data/{{dataset}}.npz",
+        parts=lambda w: iwtm_part_files(w.chapter, w.dataset),
+        meta=f"{IWTM}/data/{{dataset}}.json",
     output:
         csv=f"{IWTM}/{{chapter}}_{{dataset}}.csv",
         extra=f"{IWTM}/{{chapter}}_{{dataset}}.npz",
@@ -86,16 +152,17 @@ rule iwtm_exp:
         chapter="ch4|ch5",
     threads: 1
     resources:
-        mem_mb=IWTM_RES.exp.mem_mb,
-        runtime=IWTM_RES.exp.runtime,
+        mem_mb=2000,
+        runtime=10,
     params:
         json=lambda w: step_params("iwtm", w.chapter),
         out=lambda w, output: f"--output csv={output.csv} "
         + ("confusion" if w.chapter == "ch4" else "beta")
         + f"={output.extra}",
+        parts=lambda w, input: io_args({"parts": input.parts, "meta": input.meta}, {}),
     shell:
         "python -m latentlab iwtm {wildcards.chapter} --params {params.json:q} "
-        "--input data={input.data} {params.out} > {log} 2>&1"
+        "{params.parts} {params.out} > {log} 2>&1"
 
 
 rule iwtm_figure:
@@ -135,7 +202,8 @@ S8_DS = IWTM_STUDY.settings("scene8", IWTM_CFG).scene8.dataset
 
 rule iwtm_scene8:
     input:
-        data=f"{IWTM}/data/{S8_DS}.npz",
+        parts=iwtm_part_files("scene8", S8_DS),
+        meta=f"{IWTM}/data/{S8_DS}.json",
     output:
         csv=f"{IWTM}/scene8_{S8_DS}.csv",
         confusion=f"{IWTM}/scene8_{S8_DS}.npz",
@@ -145,8 +213,8 @@ rule iwtm_scene8:
         f"{BENCH}/iwtm/scene8_{S8_DS}.tsv"
     threads: 1
     resources:
-        mem_mb=IWTM_RES.scene8.mem_mb,
-        runtime=IWTM_RES.scene8.runtime,
+        mem_mb=2000,
+        runtime=10,
     params:
         json=step_params("iwtm", "scene8"),
         io=lambda w, input, output: io_args(input, output),
@@ -182,7 +250,7 @@ rule iwtm_figure43:
 
 rule iwtm_semi:
     input:
-        data=f"{IWTM}/data/{{dataset}}.npz",
+        parts=lambda w: iwtm_part_files("semi", w.dataset),
     output:
         csv=f"{IWTM}/semi_{{dataset}}.csv",
     log:
@@ -191,8 +259,8 @@ rule iwtm_semi:
         f"{BENCH}/iwtm/semi_{{dataset}}.tsv"
     threads: 1
     resources:
-        mem_mb=IWTM_RES.semi.mem_mb,
-        runtime=IWTM_RES.semi.runtime,
+        mem_mb=2000,
+        runtime=10,
     params:
         json=lambda w: step_params("iwtm", "semi"),
         io=lambda w, input, output: io_args(input, output),
@@ -203,7 +271,7 @@ rule iwtm_semi:
 # chs. 6-7: SVI vs CAVI (Fig 6.1), IVI vs IVI-NO-EXTEND vs scratch (Fig 7.3, Table 7.1)
 rule iwtm_svi:
     input:
-        data=f"{IWTM}/data/{{dataset}}.npz",
+        parts=lambda w: iwtm_part_files("svi", w.dataset),
     output:
         csv=f"{IWTM}/svi_{{dataset}}.csv",
     log:
@@ -214,8 +282,8 @@ rule iwtm_svi:
         dataset="[A-Za-z0-9_]+",
     threads: 1
     resources:
-        mem_mb=IWTM_RES.svi.mem_mb,
-        runtime=IWTM_RES.svi.runtime,
+        mem_mb=2000,
+        runtime=10,
     params:
         json=step_params("iwtm", "svi"),
         io=lambda w, input, output: io_args(input, output),
@@ -225,7 +293,7 @@ rule iwtm_svi:
 
 rule iwtm_ivi:
     input:
-        data=f"{IWTM}/data/{{dataset}}.npz",
+        parts=lambda w: iwtm_part_files("ivi", w.dataset),
     output:
         csv=f"{IWTM}/ivi_{{dataset}}.csv",
         trace=f"{IWTM}/ivi_{{dataset}}.trace.csv",
@@ -237,8 +305,8 @@ rule iwtm_ivi:
         dataset="[A-Za-z0-9_]+",
     threads: 1
     resources:
-        mem_mb=IWTM_RES.ivi.mem_mb,
-        runtime=IWTM_RES.ivi.runtime,
+        mem_mb=2000,
+        runtime=10,
     params:
         json=step_params("iwtm", "ivi"),
         io=lambda w, input, output: io_args(input, output),
@@ -303,7 +371,7 @@ rule iwtm_figure62:
 # Fig 7.1 analogue: paring back in a variational Gaussian DP mixture
 rule iwtm_pareback:
     input:
-        data=f"{IWTM}/data/{{dataset}}.npz",
+        parts=lambda w: iwtm_part_files("pareback", w.dataset),
     output:
         csv=f"{IWTM}/pareback_{{dataset}}.csv",
     log:
@@ -314,8 +382,8 @@ rule iwtm_pareback:
         dataset="[A-Za-z0-9_]+",
     threads: 1
     resources:
-        mem_mb=IWTM_RES.pareback.mem_mb,
-        runtime=IWTM_RES.pareback.runtime,
+        mem_mb=2000,
+        runtime=10,
     params:
         json=step_params("iwtm", "pareback"),
         io=lambda w, input, output: io_args(input, output),
@@ -351,7 +419,8 @@ rule iwtm_figure71:
 # ch. 7: active learning (Algorithm 2), IWTM (IVI) and LDA+KMEANS, margin vs random
 rule iwtm_active:
     input:
-        data=f"{IWTM}/data/{{dataset}}.npz",
+        parts=lambda w: iwtm_part_files("active", w.dataset),
+        meta=f"{IWTM}/data/{{dataset}}.json",
     output:
         csv=f"{IWTM}/active_{{dataset}}.csv",
     log:
@@ -362,8 +431,8 @@ rule iwtm_active:
         dataset="[A-Za-z0-9_]+",
     threads: 1
     resources:
-        mem_mb=IWTM_RES.active.mem_mb,
-        runtime=IWTM_RES.active.runtime,
+        mem_mb=2000,
+        runtime=10,
     params:
         json=step_params("iwtm", "active"),
         io=lambda w, input, output: io_args(input, output),
@@ -422,8 +491,8 @@ rule iwtm_sun_data:
         sunset="sun397|scene15",
     threads: THREADS
     resources:
-        mem_mb=IWTM_RES.sun_data.mem_mb,
-        runtime=IWTM_RES.sun_data.runtime,
+        mem_mb=iwtm_res("sun_data")[0],
+        runtime=iwtm_res("sun_data")[1],
     params:
         json=step_params("iwtm", "sun_data"),
         io=lambda w, input, output: io_args(input, output, w),
@@ -431,15 +500,9 @@ rule iwtm_sun_data:
         "python -m latentlab iwtm sun_data --params {params.json:q} {params.io} > {log} 2>&1"
 
 
-def iwtm_sun_input(w):
-    if SUN_DS == "syn_iwtm":
-        return {"data": f"{IWTM}/data/syn_iwtm.npz"}
-    return {"data": f"{IWTM}/sun/{SUN_DS}.npz"}
-
-
 rule iwtm_sun:
     input:
-        unpack(iwtm_sun_input),
+        parts=iwtm_part_files("sun", SUN_DS),
     output:
         csv=f"{IWTM}/sun_{SUN_DS}.csv",
         metrics=f"{IWTM}/sun_{SUN_DS}.metrics.csv",
@@ -450,8 +513,8 @@ rule iwtm_sun:
         f"{BENCH}/iwtm/sun_{SUN_DS}.tsv"
     threads: 1
     resources:
-        mem_mb=IWTM_RES.sun.mem_mb,
-        runtime=IWTM_RES.sun.runtime,
+        mem_mb=2000,
+        runtime=10,
     params:
         json=step_params("iwtm", "sun"),
         io=lambda w, input, output: io_args(input, output),

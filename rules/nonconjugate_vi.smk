@@ -35,6 +35,18 @@ def ncv_runtime(key):
     return getattr(NCV_RES, key)
 
 
+def ncv_sweep_res():
+    """(mem_mb, runtime) of a CTM sweep job: the run's cost table (config `costs`), else
+    3000 MB and nonconjugate_vi.resources.sweep minutes."""
+    from types import SimpleNamespace
+
+    return cost_resources(
+        "nonconjugate_vi",
+        "sweep",
+        SimpleNamespace(mem_mb=3000, runtime=ncv_runtime("sweep")),
+    )
+
+
 def ncv_io(w, input, output):
     return io_args(input, output, w)
 
@@ -173,8 +185,8 @@ rule nonconjugate_vi_sweep:
         f"{NCV_BENCH}/sweep_{{corpus}}.tsv"
     threads: THREADS
     resources:
-        mem_mb=3000,
-        runtime=ncv_runtime("sweep"),
+        mem_mb=ncv_sweep_res()[0],
+        runtime=ncv_sweep_res()[1],
     params:
         json=step_params("nonconjugate_vi", "sweep"),
         io=ncv_io,

@@ -6,6 +6,13 @@
     python scripts/ci_slurm_check.py rerun DRY FIRST RERUN SNAPSHOT DIR
                                                              the rerun did only what was missing
     python scripts/ci_slurm_check.py compare REF_DIR NEW_DIR claims and figure CSVs agree
+    python scripts/ci_slurm_check.py compare-files REF_DIR NEW_DIR REL...
+                                                             these files agree (golden rules)
+    python scripts/ci_slurm_check.py resumed RUNLOG JOBLOG SLURMID
+                                                             a cancelled checkpointed job was
+                                                             retried and resumed mid-way
+    python scripts/ci_slurm_check.py same-state A.npz B.npz  two iwtm Gibbs fits' states are
+                                                             equal bit for bit
 
 LOG files are Snakemake's output of a run with the profile (printshellcmds on). Each check
 prints what it saw and exits 1 with a message naming the file and the difference.
@@ -182,8 +189,8 @@ def cmd_rerun(dry, first, rerun, snapshot, folder):
     for p in sorted(Path(folder).rglob("*")):
         if p.is_file() and before.get(str(p)) != p.stat().st_mtime_ns:
             changed.append(str(p))
-    # a job's outputs and their .meta.json sidecars
-    own = outputs | {str(Path(o).with_suffix(".meta.json")) for o in outputs}
+    # a job's outputs and their sidecars: .meta.json, and a table's Markdown (outputs.py)
+    own = outputs | {str(Path(o).with_suffix(x)) for o in outputs for x in (".meta.json", ".md")}
     stray = [c for c in changed if c not in own]
     if stray:
         fail(f"the rerun rewrote files no rerun job makes: {stray}")
@@ -209,6 +216,72 @@ def cmd_compare(ref, new):
         fail(f"{new} differs from {ref}")
 
 
+def cmd_compare_files(ref, new, rels):
+    """Files of the two folders agree by the golden comparison's rules."""
+    sys.path.insert(0, str(Path(__file__).parent))
+    import golden_compare
+
+    volatile = golden_compare._load_volatile(golden_compare.ROOT / "tests/golden/volatile.yaml")
+    bad = 0
+    for rel in rels:
+        a, b = Path(ref) / rel, Path(new) / rel
+        if not (a.is_file() and b.is_file()):
+            fail(f"compare-files: {a} or {b} is missing")
+        rule_path = f"{Path(ref).name}/{rel}"
+        problems = golden_compare.compare_file(a, b, golden_compare._rule_for(rule_path, volatile))
+        for p in problems:
+            print(f"DIFF {rel}: {p}")
+        bad += bool(problems)
+    if bad:
+        fail(f"{bad} of {len(rels)} files differ between {ref} and {new}")
+    print(f"compare-files: {len(rels)} files of {new} equal {ref}'s")
+
+
+def cmd_resumed(runlog, joblog, sid):
+    """The SLURM job ``sid`` was cancelled, the profile retried it, the retry resumed from
+    the job's checkpoint at a step above 0 (its log says so) and the run succeeded."""
+    text = Path(runlog).read_text()
+    if not re.search(rf"SLURM-job '{sid}' failed, SLURM status is: 'CANCELLED'", text):
+        fail(f"{runlog}: the cancelled SLURM job {sid} is not reported as CANCELLED")
+    if "Trying to restart job" not in text:
+        fail(f"{runlog}: the cancelled job was not retried (profile retries: 1)")
+    if not re.search(r"\d+ of \d+ steps \(100%\) done", text):
+        fail(f"{runlog}: the run did not finish every job")
+    m = re.search(r"resuming from checkpoint (\S+): (\w+) step (\d+)", Path(joblog).read_text())
+    if not m or int(m.group(3)) < 1:
+        fail(f"{joblog}: the retried job did not resume from a checkpoint past its start")
+    print(f"resumed: SLURM job {sid} cancelled, retried, {m.group(0)!r} ({joblog})")
+
+
+def cmd_same_state(a, b):
+    """Two ch4 fit parts (latentlab.studies.iwtm: the sampler's pickled state) hold the
+    same state: every array bit for bit, the same generator state and scalars."""
+    import pickle
+
+    import numpy as np
+
+    def load(p):
+        with np.load(p) as z:
+            return pickle.loads(z["state"].tobytes())["model"]
+
+    x, y = load(a), load(b)
+    if set(x) != set(y):
+        fail(f"same-state: {a} and {b} hold different attributes")
+    n = 0
+    for k, v in x.items():
+        w = y[k]
+        if isinstance(v, np.ndarray):
+            if v.dtype != w.dtype or not np.array_equal(v, w):
+                fail(f"same-state: {k} differs between {a} and {b}")
+            n += 1
+        elif k == "rng":
+            if v.bit_generator.state != w.bit_generator.state:
+                fail(f"same-state: the random generators differ between {a} and {b}")
+        elif isinstance(v, (int, float, str)) and v != w:
+            fail(f"same-state: {k} = {v!r} vs {w!r}")
+    print(f"same-state: {n} arrays, the generator and the scalars equal ({a} vs {b})")
+
+
 def main(argv):
     if not argv:
         fail(__doc__)
@@ -223,6 +296,12 @@ def main(argv):
         cmd_rerun(*args)
     elif cmd == "compare":
         cmd_compare(*args)
+    elif cmd == "compare-files":
+        cmd_compare_files(args[0], args[1], args[2:])
+    elif cmd == "resumed":
+        cmd_resumed(*args)
+    elif cmd == "same-state":
+        cmd_same_state(*args)
     else:
         fail(f"unknown check {cmd!r}")
 

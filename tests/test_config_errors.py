@@ -191,6 +191,57 @@ def test_a_bad_study_value_stops_the_start_up_naming_the_key(workdir, name, text
     assert "Building DAG" not in out and "Job stats" not in out, out
 
 
+@pytest.mark.parametrize(
+    "name, text, needle",
+    [
+        # issue 40: the section of a study left out of `studies` ran without a word
+        (
+            "unlisted_claims.yaml",
+            "scvb0: {claimz: {}}\nstudies: []\n",
+            "config scvb0.claimz: unknown key (misspelt? did you mean 'claims'?)",
+        ),
+        (
+            "unlisted_alone.yaml",
+            "scvb0: {minibatchh: 5}\n",
+            "config scvb0.minibatchh: unknown key (misspelt? did you mean 'minibatch'?)",
+        ),
+        # below the top level, and beside a listed study, over a base run
+        (
+            "unlisted_nested.yaml",
+            "base: smoke\nstudies: [tir]\niwtm:\n  gibbs: {n_itr: 5}\n",
+            "config iwtm.gibbs.n_itr: unknown key (misspelt? did you mean 'n_iter'?)",
+        ),
+        # a value given is checked too (type, range, allowed values)
+        (
+            "unlisted_range.yaml",
+            "scvb0:\n  rho_phi: {kappa: 1.5}\n",
+            "config scvb0.rho_phi.kappa: must be > 0, <= 1, got 1.5",
+        ),
+        (
+            "unlisted_type.yaml",
+            "drift:\n  monthly_fit: {heldout_frac: half}\n",
+            "config drift.monthly_fit.heldout_frac: expected a number, got 'half'",
+        ),
+    ],
+)
+def test_a_study_left_out_of_studies_has_its_section_checked(workdir, name, text, needle):
+    """Issue 40: every study's section is checked whether or not the run lists the study,
+    so a misspelt key never passes silently; keys a section leaves out are fine there."""
+    rc, lines = _dry_run(workdir, text, name)
+    out = "\n".join(lines)
+    assert rc != 0 and len(lines) <= MAX_LINES, out
+    assert needle in out, out
+    assert "config/README.md" in out, out
+    assert "Building DAG" not in out and "Job stats" not in out, out
+
+
+def test_an_incomplete_section_of_a_study_not_run_is_accepted(workdir):
+    """A section the run does not use may set a few keys only (no base run completes it)."""
+    text = "scvb0: {minibatch: 5, curves: {K: 3}}\ntir: {fit: {n_iter: 10}}\n"
+    rc, lines = _dry_run(workdir, text, "unlisted_partial.yaml")
+    assert rc == 0, "\n".join(lines)[-2000:]
+
+
 def test_minimal_file_resolves_without_studies_or_datasets(workdir):
     rc, lines = _dry_run(workdir, "threads: 1\n", "tiny_run.yaml")
     out = "\n".join(lines)

@@ -4,12 +4,14 @@ Groups are discovered, so a study adds commands without editing this file:
 
 * ``latentlab.data.cli``                 -> ``latentlab data ...``
 * ``latentlab.claims.cli``               -> ``latentlab claims ...`` / ``report``
-* ``latentlab.plotting.cli``             -> ``latentlab figures check RUN_DIR``
+* ``latentlab.figures``                  -> ``latentlab figures check|redraw``
 * ``latentlab.rebuild``                  -> ``latentlab rebuild PUBLISHED_FILE ...``
 * ``latentlab.ladder``                   -> ``latentlab ladder collect|bench`` (rules/ladder.smk)
 * ``latentlab.readings``                 -> ``latentlab readings collect|list`` (rules/readings.smk)
 * ``latentlab.config_reference``         -> ``latentlab config reference`` (config/README.md)
 * ``latentlab.studies_reference``        -> ``latentlab docs studies`` (docs/studies.md)
+* ``latentlab.plan``                     -> ``latentlab plan --configfile=FILE --nodes N ...``
+* ``latentlab.costs``                    -> ``latentlab costs [--write]`` (config/costs.csv)
 * ``latentlab.studies.<study>.cli``      -> ``latentlab <study> ...``
 
 Each such module defines ``register(subparsers)`` that adds one parser for its group
@@ -30,12 +32,14 @@ import latentlab
 CORE_GROUPS = [
     "latentlab.data.cli",
     "latentlab.claims.cli",
-    "latentlab.plotting.cli",
+    "latentlab.figures",
     "latentlab.rebuild",
     "latentlab.ladder",
     "latentlab.readings",
     "latentlab.config_reference",
     "latentlab.studies_reference",
+    "latentlab.plan",
+    "latentlab.costs",
 ]
 
 
@@ -59,10 +63,13 @@ def _wanted(argv: list[str] | None) -> tuple[str | None, str | None]:
 CORE_BY_NAME = {
     "data": "latentlab.data.cli",
     "claims": "latentlab.claims.cli",
+    "figures": "latentlab.figures",
     "ladder": "latentlab.ladder",
     "readings": "latentlab.readings",
     "config": "latentlab.config_reference",
     "docs": "latentlab.studies_reference",
+    "plan": "latentlab.plan",
+    "costs": "latentlab.costs",
 }
 
 

@@ -1,9 +1,11 @@
-"""Small helpers shared by the CLI modules."""
+"""Small helpers shared by the CLI modules, and the console message of a failed job (the
+Snakefile's ``onerror``)."""
 
 from __future__ import annotations
 
 import argparse
 import json
+import re
 
 
 def add_params_arg(parser: argparse.ArgumentParser) -> None:
@@ -39,3 +41,55 @@ def add_generated_args(parser: argparse.ArgumentParser, out: str, func) -> None:
     parser.add_argument("--out", default=out, help=f"relative to the root (default: {out})")
     parser.add_argument("--check", action="store_true", help="fail if the file is not current")
     parser.set_defaults(func=func)
+
+
+# ---------------------------------------------------------------- a failed job's message
+# Snakemake's report of a failed job names its log: "    log: PATH (check log file(s) for
+# error details)" (several logs: comma-separated), in its own log and on the console.
+_FAILED_LOG = re.compile(r"^\s*log: (.+?) \(check log file\(s\) for error details\)\s*$", re.M)
+TAIL_LINES = 6
+TAIL_WIDTH = 300
+
+
+def logs_of_failed_jobs(snakemake_log: str) -> list[str]:
+    """The log files of the jobs a Snakemake log reports as failed, in order, once each."""
+    out: list[str] = []
+    for m in _FAILED_LOG.finditer(snakemake_log):
+        for p in m.group(1).split(", "):
+            if p and p not in out:
+                out.append(p)
+    return out
+
+
+def why_it_failed(log_text: str, max_lines: int = TAIL_LINES) -> list[str]:
+    """The lines of a failed job's log that say why: from the last ``error: `` line (how
+    ``python -m latentlab`` reports bad input: the file or key and the problem) to the end;
+    else a traceback's last lines (where, and the exception); else the log's last lines."""
+    lines = [ln.rstrip() for ln in log_text.splitlines() if ln.strip()]
+    errors = [i for i, ln in enumerate(lines) if ln.startswith("error: ")]
+    if errors:
+        tail = lines[errors[-1] :]
+    elif any(ln.startswith("Traceback (most recent call last)") for ln in lines):
+        tail = lines[-3:]
+    else:
+        tail = lines
+    tail = tail[-max_lines:]
+    return [ln if len(ln) <= TAIL_WIDTH else ln[: TAIL_WIDTH - 3] + "..." for ln in tail]
+
+
+def failed_jobs_message(log_paths: list[str]) -> str:
+    """What each failed job's log says about its failure, for the console (the Snakefile's
+    ``onerror``): Snakemake itself only names the log files."""
+    from pathlib import Path
+
+    if not log_paths:
+        return ""
+    out = ["Why the failed job(s) stopped (the end of each log; the whole log is the file):"]
+    for p in log_paths:
+        path = Path(p)
+        if not path.is_file():
+            out += [f"  {p}: not written (the job stopped before its command ran)"]
+            continue
+        lines = why_it_failed(path.read_text(encoding="utf-8", errors="replace"))
+        out += [f"  {p}:"] + [f"    {ln}" for ln in (lines or ["(empty)"])]
+    return "\n".join(out)

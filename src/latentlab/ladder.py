@@ -358,6 +358,12 @@ def draw(df: pd.DataFrame, study: str = "", suptitle: str = "", xlabel: str = ""
     for ax in list(axes.flat)[len(keys) :]:
         ax.axis("off")
     fig.supxlabel(xlabel or "rung (settings: ladder.csv)")
+    from latentlab.plotting import name_dataset
+
+    # each panel's title names its claim's dataset (the figure check's dataset rule)
+    named = sorted({ds for _, _, ds in keys if ds})
+    if named:
+        name_dataset(fig, *named)
     if suptitle or study:
         fig.suptitle(suptitle or f"{study}: key claims, real settings -> the document's")
     return fig

@@ -80,8 +80,8 @@ def write_table(
 
 
 def write_png(fig, png_path: str | Path) -> dict:
-    """Check ``fig`` (:mod:`latentlab.plotting.check`: no overlapping text, labelled axes,
-    no empty panel) and write it as PNG; returns the check's record for the metadata.
+    """Check ``fig`` (:mod:`latentlab.plotting.check`: the figure rule) and write it as PNG;
+    returns the check's record for the metadata (mode, problems, rules, datasets).
 
     Under ``LATENTLAB_FIGCHECK=error`` (the default) a failing figure is not written and the
     error lists its problems; under ``warn`` it is written and its problems are logged and
@@ -94,13 +94,14 @@ def write_png(fig, png_path: str | Path) -> dict:
     from latentlab.plotting.check import (
         FigureCheckError,
         check_mode,
-        figure_problems,
+        check_record,
         format_problems,
     )
 
     png_path = Path(png_path)
     mode = check_mode()
-    problems = figure_problems(fig) if mode != "off" else []
+    record = check_record(fig, mode)
+    problems = record["problems"]
     if problems:
         msg = format_problems(str(png_path), problems)
         if mode == "error":
@@ -113,7 +114,7 @@ def write_png(fig, png_path: str | Path) -> dict:
     fig.savefig(tmp, dpi=120, bbox_inches="tight", format="png")
     plt.close(fig)
     tmp.replace(png_path)
-    return {"mode": mode, "problems": problems}
+    return record
 
 
 def write_figure(

@@ -112,6 +112,16 @@ def _check_range(f: dataclasses.Field, value: Any, where: str) -> None:
         raise ConfigError(where, f"must be {range_text(f)}, got {value!r}")
 
 
+def misspelt(key: str, known) -> str:
+    """``misspelt?``, with the closest known key when one is close (``did you mean
+    'minibatch'?``): the words of an unknown-key error."""
+    import difflib
+
+    by_lower = {str(k).lower(): str(k) for k in sorted(known, key=str)}
+    close = difflib.get_close_matches(str(key).lower(), list(by_lower), n=1)
+    return f"misspelt? did you mean {by_lower[close[0]]!r}?" if close else "misspelt?"
+
+
 def field_names(cls) -> list[str]:
     """The config keys a settings dataclass reads (its field names)."""
     return [f.name for f in dataclasses.fields(cls)]
@@ -128,7 +138,7 @@ def parse_settings(cls, mapping: Any, where: str, *, ignore: tuple[str, ...] = (
     if unknown:
         raise ConfigError(
             f"{where}.{unknown[0]}",
-            f"unknown key (misspelt?); {cls.__name__} reads {sorted(fields)}",
+            f"unknown key ({misspelt(unknown[0], fields)}); {cls.__name__} reads {sorted(fields)}",
         )
     kwargs = {}
     for name, f in fields.items():
@@ -143,7 +153,33 @@ def parse_settings(cls, mapping: Any, where: str, *, ignore: tuple[str, ...] = (
         raise ConfigError(f"{where}.{e.key}", e.problem) from None
 
 
-def _convert(tp, value, where: str):
+def check_given(cls, mapping: Any, where: str, *, ignore: tuple[str, ...] = ()) -> dict:
+    """Check the keys ``mapping`` gives as :func:`parse_settings` would (unknown keys, types,
+    ranges, in nested settings too) but let required keys be missing: a config section no
+    step of this run reads may be incomplete, yet a misspelt key in it still stops the run.
+    ``__post_init__`` checks, which need every field, are not run. Returns the converted
+    values."""
+    if not isinstance(mapping, dict):
+        raise ConfigError(where, f"expected a mapping, got {type(mapping).__name__}")
+    hints = get_type_hints(cls)
+    fields = {f.name: f for f in dataclasses.fields(cls)}
+    unknown = sorted(set(mapping) - set(fields) - set(ignore))
+    if unknown:
+        raise ConfigError(
+            f"{where}.{unknown[0]}",
+            f"unknown key ({misspelt(unknown[0], fields)}); {cls.__name__} reads {sorted(fields)}",
+        )
+    out = {}
+    for name in mapping:
+        if name in fields:
+            out[name] = _convert(hints[name], mapping[name], f"{where}.{name}", partial=True)
+            _check_range(fields[name], out[name], f"{where}.{name}")
+    return out
+
+
+def _convert(tp, value, where: str, partial: bool = False):
+    """``value`` as type ``tp``; with ``partial``, a nested settings mapping is checked
+    by :func:`check_given` (its missing keys allowed) instead of built."""
     origin = get_origin(tp)
     args = get_args(tp)
     if tp is Any:
@@ -156,7 +192,7 @@ def _convert(tp, value, where: str):
             if a is type(None):
                 continue
             try:
-                return _convert(a, value, where)
+                return _convert(a, value, where, partial)
             except ConfigError as e:
                 errors.append(str(e))
         raise ConfigError(where, f"{value!r} fits none of {tp}")
@@ -165,18 +201,18 @@ def _convert(tp, value, where: str):
             raise ConfigError(where, f"{value!r} is not one of {list(args)}")
         return value
     if dataclasses.is_dataclass(tp):
-        return parse_settings(tp, value, where)
+        return check_given(tp, value, where) if partial else parse_settings(tp, value, where)
     if origin in (list, tuple):
         if not isinstance(value, (list, tuple)):
             raise ConfigError(where, f"expected a list, got {value!r}")
         item = args[0] if args else Any
-        out = [_convert(item, v, f"{where}[{i}]") for i, v in enumerate(value)]
+        out = [_convert(item, v, f"{where}[{i}]", partial) for i, v in enumerate(value)]
         return out if origin is list else tuple(out)
     if origin is dict:
         if not isinstance(value, dict):
             raise ConfigError(where, f"expected a mapping, got {value!r}")
         vt = args[1] if len(args) == 2 else Any
-        return {str(k): _convert(vt, v, f"{where}.{k}") for k, v in value.items()}
+        return {str(k): _convert(vt, v, f"{where}.{k}", partial) for k, v in value.items()}
     if tp is bool:
         if not isinstance(value, bool):
             raise ConfigError(where, f"expected true/false, got {value!r}")

@@ -161,6 +161,21 @@ def test_report_gathers_claims_and_figures(tmp_path):
     assert (out / "REPORT.md").read_text() == text
 
 
+def test_report_shows_every_table_in_document_order_but_the_benchmark(tmp_path):
+    """iwtm's sec5_6_1 and tir's fig3_3_signtest are tables not named table* (issue 40:
+    REPORT.md left them out); bench.md (timings) stays out."""
+    from latentlab.claims.report import study_tables
+
+    d = tmp_path / "tir"
+    for stem in ("table3_4", "fig3_3_signtest", "table3_1", "sec5_6_1", "bench", "table3_2"):
+        (d / f"{stem}.md").parent.mkdir(parents=True, exist_ok=True)
+        (d / f"{stem}.md").write_text(f"| {stem} |\n|---|\n")
+    (d / "fig3_4.md").write_text("not a table: a figure's")
+    (d / "fig3_4.png").write_bytes(b"png")
+    got = [t.stem for t in study_tables(d)]
+    assert got == ["table3_1", "table3_2", "fig3_3_signtest", "table3_4", "sec5_6_1"]
+
+
 def test_report_overview_splits_verdicts_by_data_kind():
     from latentlab.claims.report import overview
 

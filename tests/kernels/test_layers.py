@@ -1,8 +1,11 @@
 """Import layering (issue 25): kernels <- models <- evaluation <- studies, claims <- studies,
 and no import circle. No module under
 ``models/`` imports ``latentlab.evaluation`` (or ``latentlab.studies``), and
-``latentlab.kernels`` imports nothing else of latentlab. Imports are read with ``ast``
-(lazy imports inside functions count too), relative ones resolved to absolute names."""
+``latentlab.kernels`` and ``latentlab.plotting`` import nothing else of latentlab (issue 40:
+the figures CLI, which reads the studies, lives above them in ``latentlab.figures``), so
+``outputs`` and ``plotting`` never import each other; and no two packages or top-level
+modules import each other, directly or round a circle. Imports are read with ``ast`` (lazy
+imports inside functions count too), relative ones resolved to absolute names."""
 
 from __future__ import annotations
 
@@ -74,6 +77,25 @@ def test_kernels_import_nothing_else_of_latentlab():
         "kernels", lambda m: _under(m, "latentlab") and not _under(m, "latentlab.kernels")
     )
     assert not bad, "\n".join(bad)
+
+
+def test_plotting_imports_nothing_else_of_latentlab():
+    """plotting (figure style, the figure check) is a bottom layer: the studies, outputs and
+    the figures CLI use it, it uses none of them."""
+    bad = _offenders(
+        "plotting", lambda m: _under(m, "latentlab") and not _under(m, "latentlab.plotting")
+    )
+    assert not bad, "\n".join(bad)
+
+
+def test_outputs_uses_only_the_figure_check_of_latentlab():
+    """outputs (atomic writes, used by data/ and the studies) imports of latentlab only the
+    figure check it runs on every figure; with plotting importing nothing of latentlab, the
+    two never import each other."""
+    mods = {m for m in imports_of(PKG / "outputs.py") if _under(m, "latentlab")}
+    assert mods, "outputs no longer runs the figure check: say so in docs/design.md"
+    bad = sorted(m for m in mods if not _under(m, "latentlab.plotting.check"))
+    assert not bad, bad
 
 
 CASES = [
@@ -158,6 +180,41 @@ def test_no_import_circle_in_src():
     """Issue 25: no two modules of latentlab import each other, directly or round a longer
     circle, at module level or lazily inside a function."""
     assert _cycles(_module_graph()) == []
+
+
+def _package(mod: str) -> str:
+    """The package or top-level module of latentlab that ``mod`` belongs to:
+    ``latentlab.studies.scvb0.runs`` -> ``latentlab.studies``."""
+    return ".".join(mod.split(".")[:2])
+
+
+def package_graph(graph: dict[str, set[str]]) -> dict[str, set[str]]:
+    """The module graph folded onto packages and top-level modules (``latentlab.outputs``,
+    ``latentlab.plotting``, ``latentlab.studies``, ...), edges within one dropped."""
+    out: dict[str, set[str]] = {}
+    for mod, deps in graph.items():
+        out.setdefault(_package(mod), set()).update(
+            _package(d) for d in deps if _package(d) != _package(mod)
+        )
+    return out
+
+
+def test_no_import_circle_between_packages():
+    """Issue 40: an arrow up the house is a circle between packages even where no two
+    modules form one (plotting/cli.py imported studies.shape, whose studies draw with
+    plotting; plotting/cli.py imported outputs, which runs plotting's figure check)."""
+    assert _cycles(package_graph(_module_graph())) == []
+
+
+def test_package_graph_finds_a_circle_no_module_graph_has():
+    g = {
+        "latentlab.outputs": {"latentlab.plotting.check"},
+        "latentlab.plotting.check": set(),
+        "latentlab.plotting.cli": {"latentlab.outputs"},
+        "latentlab.kernels.rng": set(),
+    }
+    assert _cycles(g) == []
+    assert _cycles(package_graph(g)) == [["latentlab.outputs", "latentlab.plotting"]]
 
 
 def test_cycles_finds_a_circle():

@@ -10,7 +10,23 @@ import pytest
 
 from latentlab.outputs import write_figure
 from latentlab.plotting import figure
-from latentlab.plotting.check import FigureCheckError, check_figure, figure_problems
+from latentlab.plotting.check import (
+    RULES,
+    FigureCheckError,
+    check_figure,
+    declare_shared,
+    figure_problems,
+    name_dataset,
+)
+
+# the first rules (text, labels, data): the tests written for them judge those alone
+TEXT_RULES = ("overlap", "label", "empty")
+
+
+@pytest.fixture(autouse=True)
+def _close_figures():
+    yield
+    matplotlib.pyplot.close("all")
 
 
 def _good():
@@ -21,7 +37,8 @@ def _good():
         ax.set_xlabel("iteration")
         ax.set_ylabel("perplexity (nats)")
         ax.legend()
-    fig.suptitle("a good figure")
+    fig.suptitle("a good figure of KOS")
+    name_dataset(fig, "KOS")
     return fig
 
 
@@ -44,7 +61,7 @@ def test_overlapping_titles_fail():
         ax.set_xlabel("time (s)")
         ax.set_ylabel("y")
         ax.set_title("a title long enough to be seen", fontsize=14)
-    problems = figure_problems(fig)
+    problems = figure_problems(fig, rules=TEXT_RULES)
     assert _kinds(problems) == ["overlap"]
     assert any("title 'a title" in p and "x label 'time (s)'" in p for p in problems), problems
     with pytest.raises(FigureCheckError, match="overlap"):
@@ -58,7 +75,7 @@ def test_overlap_across_axes_and_annotations():
     ax.set_ylabel("y")
     ax.text(0.5, 0.5, "first note")
     ax.text(0.5, 0.5, "second note")
-    problems = figure_problems(fig)
+    problems = figure_problems(fig, rules=TEXT_RULES)
     assert len(problems) == 1 and "first note" in problems[0] and "second note" in problems[0]
 
 
@@ -71,14 +88,14 @@ def test_legend_over_text_fails():
     fig.canvas.draw()
     x0, y0 = ax.transAxes.inverted().transform(leg.get_window_extent().p0)
     ax.text(x0 + 0.02, y0 + 0.02, "note under the legend", transform=ax.transAxes)
-    assert any("legend" in p and "note under" in p for p in figure_problems(fig))
+    assert any("legend" in p and "note under" in p for p in figure_problems(fig, rules=TEXT_RULES))
 
 
 def test_missing_label_fails():
     fig, ax = figure()
     ax.plot([0, 1], [0, 1])
     ax.set_xlabel("iteration")
-    problems = figure_problems(fig)
+    problems = figure_problems(fig, rules=TEXT_RULES)
     assert problems == ["label: axes 0 has y tick labels but no y label"]
 
 
@@ -88,9 +105,9 @@ def test_shared_axes_and_suplabels_count():
         ax.plot([0, 1], [0, 1])
         ax.label_outer()
     axes[1, 0].set_xlabel("x (s)")  # one x label for the shared column group
-    assert _kinds(figure_problems(fig)) == ["label"]  # y is still unlabelled
+    assert _kinds(figure_problems(fig, rules=TEXT_RULES)) == ["label"]  # y is still unlabelled
     fig.supylabel("y (nats)")
-    assert figure_problems(fig) == []
+    assert figure_problems(fig, rules=TEXT_RULES) == []
 
 
 def test_unlabelled_colorbar_fails_and_hidden_ticks_need_no_label():
@@ -99,10 +116,10 @@ def test_unlabelled_colorbar_fails_and_hidden_ticks_need_no_label():
     ax.set_xticks([])
     ax.set_yticks([])
     cb = fig.colorbar(im, ax=ax)
-    problems = figure_problems(fig)
+    problems = figure_problems(fig, rules=TEXT_RULES)
     assert len(problems) == 1 and "colorbar" in problems[0] and problems[0].startswith("label")
     cb.set_label("count")
-    assert figure_problems(fig) == []
+    assert figure_problems(fig, rules=TEXT_RULES) == []
 
 
 def test_empty_panel_fails_but_unused_slot_does_not():
@@ -113,7 +130,7 @@ def test_empty_panel_fails_but_unused_slot_does_not():
         ax.set_xlabel("x")
         ax.set_ylabel("y")
     axes[2].axis("off")  # an unused grid slot
-    problems = figure_problems(fig)
+    problems = figure_problems(fig, rules=TEXT_RULES)
     assert problems == ["empty: axes 1 has no data (no lines, collections, images, bars)"]
 
 
@@ -126,7 +143,7 @@ def test_bars_images_and_tables_are_data():
     for ax in axes[:2]:
         ax.set_xlabel("x")
         ax.set_ylabel("y")
-    assert figure_problems(fig) == []
+    assert figure_problems(fig, rules=TEXT_RULES) == []
 
 
 def test_crowded_log_minor_ticks_fail():
@@ -136,7 +153,7 @@ def test_crowded_log_minor_ticks_fail():
     ax.semilogx([25, 50, 100, 200], [0.5, 0.6, 0.62, 0.65])
     ax.set_xlabel("K (visual words)")
     ax.set_ylabel("accuracy")
-    problems = figure_problems(fig)
+    problems = figure_problems(fig, rules=TEXT_RULES)
     assert problems and _kinds(problems) == ["overlap"]
     assert all("x tick label" in p for p in problems)
     # the fix: label the values plotted, no minor labels
@@ -144,7 +161,7 @@ def test_crowded_log_minor_ticks_fail():
 
     ax.set_xticks([25, 50, 100, 200], ["25", "50", "100", "200"])
     ax.xaxis.set_minor_formatter(NullFormatter())
-    assert figure_problems(fig) == []
+    assert figure_problems(fig, rules=TEXT_RULES) == []
 
 
 def test_write_figure_refuses_a_broken_figure(tmp_path, monkeypatch):
@@ -162,7 +179,7 @@ def test_write_figure_refuses_a_broken_figure(tmp_path, monkeypatch):
     write_figure(fig, tmp_path / "f.png", df, tmp_path / "f.csv", meta={})
     meta = json.loads((tmp_path / "f.meta.json").read_text())
     assert meta["figure_check"]["mode"] == "warn"
-    assert len(meta["figure_check"]["problems"]) == 2
+    assert _kinds(meta["figure_check"]["problems"]) == ["dataset", "label"]
 
     monkeypatch.setenv("LATENTLAB_FIGCHECK", "sometimes")
     with pytest.raises(FigureCheckError, match="LATENTLAB_FIGCHECK"):
@@ -174,7 +191,12 @@ def test_write_figure_records_a_passing_check(tmp_path, monkeypatch):
     df = pd.DataFrame({"x": [0, 1]})
     write_figure(_good(), tmp_path / "g.png", df, tmp_path / "g.csv", meta={"a": 1})
     meta = json.loads((tmp_path / "g.meta.json").read_text())
-    assert meta["figure_check"] == {"mode": "error", "problems": []}
+    assert meta["figure_check"] == {
+        "mode": "error",
+        "problems": [],
+        "rules": list(RULES),
+        "datasets": ["KOS"],
+    }
 
 
 def test_figures_check_command(tmp_path, monkeypatch, capsys):
@@ -196,7 +218,7 @@ def test_figures_check_command(tmp_path, monkeypatch, capsys):
     (run / "fig4.png").write_bytes(b"")  # not written by write_figure
     assert main(["figures", "check", str(tmp_path / "run")]) == 1
     out = capsys.readouterr().out
-    assert "fig2.png: 2 problem(s): label" in out
+    assert "fig2.png: 3 problem(s): label" in out
     assert "fig3.png: written with LATENTLAB_FIGCHECK=off" in out
     assert "fig4.png: no fig4.meta.json" in out
     assert "4 figures, 1 passed the figure check, 3 did not" in out
@@ -228,7 +250,7 @@ def test_figures_redraw_from_csv(tmp_path, monkeypatch, capsys):
     assert main(["figures", "redraw", str(tmp_path / "fig5.png")]) == 0
     assert (tmp_path / "fig5.png").stat().st_size > 0 and csv.read_bytes() == before
     rec = json.loads((tmp_path / "fig5.meta.json").read_text())["figure_check"]
-    assert rec == {"mode": "error", "problems": []}
+    assert rec == {"mode": "error", "problems": [], "rules": list(RULES), "datasets": ["astroph"]}
 
     df.to_csv(tmp_path / "fig4_2.csv", index=False)
     meta = {"study": "iwtm", "step": "fig4_2", "run": "real", "settings": {}}
@@ -247,7 +269,7 @@ def test_log_axis_labels_a_short_log_axis_without_overlap():
         ax.set_xlabel("documents processed")
         ax.set_ylabel("held-out log-likelihood per token")
         log_axis(ax)
-        assert figure_problems(fig) == [], hi
+        assert figure_problems(fig, rules=TEXT_RULES) == [], hi
 
 
 @pytest.mark.parametrize("axis", ["x", "y"])
@@ -280,7 +302,7 @@ def test_log_axis_has_no_overlap_whatever_the_data_span(axis):
             for a in (ax, other):
                 a.set_xticks(np.arange(6), names, rotation=90)
         log_axis(ax, axis)
-        assert figure_problems(fig) == [], (trial, v.min(), v.max())
+        assert figure_problems(fig, rules=TEXT_RULES) == [], (trial, v.min(), v.max())
         matplotlib.pyplot.close(fig)
 
 
@@ -302,7 +324,7 @@ def test_measured_axis_has_no_overlap_whatever_the_time_span():
         ax.legend()
         if fix:
             measured_axis(ax)
-        problems = figure_problems(fig)
+        problems = figure_problems(fig, rules=TEXT_RULES)
         matplotlib.pyplot.close(fig)
         return problems
 
@@ -312,3 +334,217 @@ def test_measured_axis_has_no_overlap_whatever_the_time_span():
     spans += [(lo, lo * 10 ** rng.uniform(0.05, 2)) for lo in 10 ** rng.uniform(-4, 3, 40)]
     for lo, hi in spans:
         assert draw(lo, hi, fix=True) == [], (lo, hi)
+
+
+# ------------------------------------------------------------------ the rules of issue 40
+def _panel(ax, title="KOS"):
+    ax.set_xlabel("iteration")
+    ax.set_ylabel("perplexity")
+    ax.set_title(title)
+
+
+def _only(fig, rule):
+    return figure_problems(fig, rules=(rule,))
+
+
+def test_rules_are_all_known_and_an_unknown_one_is_refused():
+    assert set(RULES) >= {"overlap", "label", "empty", "legend", "covers", "dataset"}
+    with pytest.raises(ValueError, match="unknown rule"):
+        figure_problems(_good(), rules=("overlap", "colour"))
+
+
+def test_legend_entries_alike_fail_and_distinct_ones_pass():
+    x = np.arange(5.0)
+    fig, ax = figure()
+    ax.plot(x, x, color="tab:red", label="CVB AS")
+    ax.plot(x, x + 1, color="tab:red", label="CVB AA")
+    _panel(ax)
+    ax.legend(loc="upper left")
+    probs = _only(fig, "legend")
+    assert len(probs) == 1 and "'CVB AS' and 'CVB AA' look alike" in probs[0]
+    for kw in ({"ls": "--"}, {"marker": "o"}, {"color": "tab:blue"}):  # each one is enough
+        fig, ax = figure()
+        ax.plot(x, x, color="tab:red", label="CVB AS")
+        ax.plot(x, x + 1, **{"color": "tab:red", **kw}, label="CVB AA")
+        _panel(ax)
+        ax.legend(loc="upper left")
+        assert _only(fig, "legend") == [], kw
+
+
+def test_legend_hollow_marker_distinguishes_but_a_near_colour_does_not():
+    x = np.arange(5.0)
+    fig, ax = figure()
+    ax.plot(x, x, "o-", color="tab:green", label="filled")
+    ax.plot(x, x + 1, "o-", color="tab:green", mfc="none", label="hollow")
+    ax.plot(x, x + 2, "o-", color=(0.17, 0.63, 0.18), label="almost tab:green")
+    _panel(ax)
+    ax.legend(loc="upper left")
+    probs = _only(fig, "legend")
+    assert probs == [
+        "legend: axes 0 ('KOS') legend entries 'filled' and 'almost tab:green' look alike "
+        "(same colour, marker and line style)"
+    ]
+
+
+def test_legend_dashes_hidden_under_the_marker_count_as_solid():
+    """hdp_pcvb0 Fig 3: error-bar handles two em long at 7 pt, '--' (AS) and '-' (AA):
+    the one gap of the dashed handle sits under its marker, so both read as solid."""
+    x = np.arange(3.0)
+    fig, ax = figure()
+    for ls, lab in (("--", "CVB AS"), ("-", "CVB AA")):
+        ax.errorbar(x, x, yerr=0.1, color="tab:red", marker="o", ls=ls, label=lab)
+    _panel(ax)
+    leg = ax.legend(fontsize=7, loc="upper left")
+    assert len(_only(fig, "legend")) == 1
+    leg.remove()
+    ax.legend(fontsize=7, loc="upper left", handlelength=4)  # long enough to show a gap
+    assert _only(fig, "legend") == []
+
+
+def test_legend_over_points_fails_and_off_the_points_passes():
+    x = np.linspace(0, 1, 50)
+    fig, ax = figure()
+    ax.plot(x, np.full_like(x, 0.95), label="near the top")
+    ax.plot(x, np.full_like(x, 0.05), label="near the bottom")
+    ax.set_ylim(0, 1)
+    _panel(ax)
+    ax.legend(loc="upper center")
+    probs = _only(fig, "covers")
+    assert len(probs) == 1 and probs[0].startswith("covers: axes 0 ('KOS') legend covers")
+    ax.get_legend().remove()
+    ax.legend(loc="center")  # the empty middle of the panel
+    assert _only(fig, "covers") == []
+
+
+def test_legend_covers_scatter_points_and_a_figure_legend_outside_covers_nothing():
+    rng = np.random.default_rng(0)
+    fig, axes = figure(1, 2)
+    for ax in axes:
+        ax.scatter(rng.uniform(size=200), rng.uniform(size=200), s=4, label="documents")
+        _panel(ax)
+    axes[0].legend(loc="upper right")
+    probs = _only(fig, "covers")
+    assert len(probs) == 1 and "axes 0" in probs[0]
+    axes[0].get_legend().remove()
+    fig.legend(*axes[0].get_legend_handles_labels(), loc="outside lower center")
+    assert _only(fig, "covers") == []
+
+
+def test_a_point_in_the_legend_padding_covers_nothing():
+    """The tolerance: a point within the legend's border padding (no handle or text is
+    drawn there) is not covered; one a little further in is."""
+    fig, ax = figure()
+    ax.plot([0, 1], [0, 1], "o", label="series")
+    ax.set_xlim(-1, 2)
+    ax.set_ylim(-1, 2)
+    _panel(ax)
+    leg = ax.legend(loc="center")
+    fig.canvas.draw()
+    bb = leg.get_window_extent()
+    pad = leg.borderpad * leg.prop.get_size_in_points() * fig.dpi / 72
+    inv = ax.transData.inverted()
+    (xe, ye), (xi, yi) = inv.transform([(bb.x0 + pad / 2, bb.y0 + bb.height / 2),
+                                        (bb.x0 + pad * 2, bb.y0 + bb.height / 2)])  # fmt: skip
+    line = ax.plot([xe], [ye], "s", color="k")[0]
+    assert _only(fig, "covers") == []
+    line.set_data([xi], [yi])
+    assert len(_only(fig, "covers")) == 1
+
+
+def test_dataset_must_be_declared_and_written():
+    fig, ax = figure()
+    ax.plot([0, 1], [0, 1])
+    _panel(ax, title="perplexity per iteration")
+    assert _only(fig, "dataset") and "declares no dataset" in _only(fig, "dataset")[0]
+    name_dataset(fig, "KOS")
+    assert _only(fig, "dataset") == [
+        "dataset: 'KOS' is declared but no title, label, legend entry or note names it"
+    ]
+    fig.suptitle("KOS (3,430 documents)")
+    assert _only(fig, "dataset") == []
+    name_dataset(fig, "20 Newsgroups")  # a second corpus, named in a legend entry
+    ax.plot([0, 1], [1, 0], label="20 newsgroups")
+    ax.legend(loc="center")
+    assert _only(fig, "dataset") == []
+    with pytest.raises(ValueError, match="non-empty"):
+        name_dataset(fig, " ")
+
+
+def test_error_bars_must_say_what_they_are():
+    fig, ax = figure()
+    ax.errorbar([1, 2, 3], [1, 2, 1], yerr=0.2, marker="o", label="CVB0")
+    _panel(ax)
+    ax.legend(loc="lower center")
+    probs = _only(fig, "errorbar")
+    assert len(probs) == 1 and "axes 0 ('KOS') draw(s) error bars" in probs[0]
+    for words in ("error bars: sd over 5 runs", "mean ± standard error", "95 % interval",
+                  "bars: min–max over seeds", "IQR", "s.e. of the mean"):  # fmt: skip
+        ax.set_title(f"KOS ({words})")
+        assert _only(fig, "errorbar") == [], words
+    for words in ("error bars", "80% of the documents", "range of E[a]"):
+        ax.set_title(f"KOS ({words})")
+        assert _only(fig, "errorbar"), words
+    fig, ax = figure()  # no error bars: nothing to say
+    ax.plot([1, 2, 3], [1, 2, 1])
+    _panel(ax)
+    assert _only(fig, "errorbar") == []
+
+
+def test_declared_shared_axes_must_have_equal_limits():
+    rng = np.random.default_rng(1)
+    fig, axes = figure(1, 3)
+    for i, ax in enumerate(axes):
+        ax.scatter(rng.uniform(size=20), 1 + 0.1 * (i + 1) * rng.standard_normal(20), s=4)
+        _panel(ax)
+    declare_shared(axes, "y")
+    probs = _only(fig, "shared")
+    assert len(probs) == 1 and "declared to share y" in probs[0]
+    lo = min(ax.get_ylim()[0] for ax in axes)
+    hi = max(ax.get_ylim()[1] for ax in axes)
+    for ax in axes:
+        ax.set_ylim(lo, hi)
+    assert _only(fig, "shared") == []
+    axes[2].set_yscale("log")
+    axes[2].set_ylim(lo, hi) if lo > 0 else axes[2].set_ylim(0.1, hi)
+    assert _only(fig, "shared")  # same limits on another scale are not shared
+    fig, axes = figure(1, 2, sharey=True)  # matplotlib's own sharing passes
+    for ax in axes:
+        ax.plot([0, 1], rng.uniform(size=2))
+        _panel(ax)
+    declare_shared(axes, "y")
+    assert _only(fig, "shared") == []
+    with pytest.raises(ValueError, match="two or more"):
+        declare_shared([axes[0]], "y")
+    with pytest.raises(ValueError, match="'x' or 'y'"):
+        declare_shared(axes, "z")
+
+
+def test_figures_check_names_a_record_from_before_a_rule(tmp_path, monkeypatch, capsys):
+    """A figure checked by older rules (a published PNG drawn before issue 40) does not
+    pass `figures check` on its old record: it must be redrawn or rebuilt."""
+    from latentlab.cli import main
+
+    monkeypatch.delenv("LATENTLAB_FIGCHECK", raising=False)
+    run = tmp_path / "run"
+    write_figure(_good(), run / "a.png", pd.DataFrame({"x": [0]}), run / "a.csv", meta={})
+    rec = json.loads((run / "a.meta.json").read_text())["figure_check"]
+    assert rec["rules"] == list(RULES) and rec["datasets"] == ["KOS"]
+    (run / "a.meta.json").write_text(
+        json.dumps({"figure_check": {"mode": "error", "problems": []}})
+    )
+    assert main(["figures", "check", str(run)]) == 1
+    out = capsys.readouterr().out
+    assert "checked before the rule(s) legend, covers, dataset, errorbar, shared existed" in out
+
+
+def test_legend_over_the_end_of_a_bar_covers_it():
+    fig, ax = figure()
+    ax.bar([0, 1, 2, 3], [0.2, 0.3, 0.95, 0.25], label="CVB AA")
+    ax.set_ylim(0, 1)
+    _panel(ax)
+    ax.legend(loc="upper right", borderaxespad=0.1, fontsize=12)  # over the tall bar's top
+    probs = _only(fig, "covers")
+    assert len(probs) == 1 and "1 data point" in probs[0]
+    ax.get_legend().remove()
+    ax.legend(loc="upper left")  # above the short bars
+    assert _only(fig, "covers") == []

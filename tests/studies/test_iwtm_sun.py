@@ -127,3 +127,29 @@ def test_sun_data_reads_the_images_of_the_declared_manifest(tmp_path):
     assert meta["class_names"] == ["Coast", "Forest"] and meta["n_images"] == 6
     z = np.load(out / "scene15.npz")
     assert list(z["split"]) == [0, 1, 1, 0, 1, 1]
+
+
+def test_a_seed_as_a_chain_of_jobs_equals_the_one_job_seed(sun, tmp_path):
+    """sun.fit_jobs / map_jobs (issue 39): the SVI iterations in 2 chained jobs (the second
+    continues from the first's state) and the words and topics in 3 shares give the one-job
+    seed's rows and metrics (the times aside)."""
+    chained = {**SUN, "sun": {**SUN["sun"], "fit_jobs": 2, "map_jobs": 3}}
+    out = {
+        "csv": tmp_path / "sun.csv",
+        "metrics": tmp_path / "m.csv",
+        "maps": tmp_path / "maps.npz",
+    }
+    _step("sun", {"data": sun / "syn_iwtm.npz"}, out, section=chained)
+    assert sorted(p.name for p in (tmp_path / "parts_sun").glob("*.npz")) == [
+        "r0.npz",
+        "r0_fit1.npz",
+        "r0_fit2.npz",
+        "r0_map1.npz",
+        "r0_map2.npz",
+        "r0_map3.npz",
+    ]
+    pd.testing.assert_frame_equal(pd.read_csv(out["csv"]), pd.read_csv(sun / "sun.csv"))
+    a, b = pd.read_csv(out["metrics"]), pd.read_csv(sun / "sun.metrics.csv")
+    pd.testing.assert_frame_equal(a.drop(columns="seconds"), b.drop(columns="seconds"))
+    ma, mb = np.load(out["maps"]), np.load(sun / "maps.npz")
+    assert set(ma.files) == set(mb.files) and all(np.array_equal(ma[k], mb[k]) for k in ma.files)

@@ -56,6 +56,23 @@ def test_parse_settings_names_the_bad_key(mapping, key):
         parse_settings(FitSettings, mapping, "toy")
 
 
+def test_check_given_allows_missing_keys_and_checks_the_given_ones():
+    from latentlab.settings import check_given, misspelt
+
+    assert check_given(FitSettings, {}, "toy") == {}
+    assert check_given(FitSettings, {"fit": {"rate": 1}}, "toy") == {"fit": {"rate": 1.0}}
+    for mapping, key in (
+        ({"fit": {"rat": 1.0}}, "toy.fit.rat"),
+        ({"fitt": {}}, "toy.fitt"),
+        ({"fit": {"n": "3"}}, "toy.fit.n"),
+    ):
+        with pytest.raises(ConfigError) as e:
+            check_given(FitSettings, mapping, "toy")
+        assert e.value.key == key
+    assert misspelt("rat", ["n", "rate"]) == "misspelt? did you mean 'rate'?"
+    assert misspelt("zzz", ["n", "rate"]) == "misspelt?"
+
+
 def _toy_study():
     st = Study("toy", document="doc", title="Toy")
 
@@ -72,7 +89,11 @@ def _toy_study():
         df = ctx.csv("raw")
         f, ax = plt.subplots()
         ax.plot(df.x)
-        ax.set(xlabel="index", ylabel="x")  # the figure check wants labelled axes
+        # the figure check wants labelled axes and the data named (and declared)
+        ax.set(xlabel="index", ylabel="x", title="toy normal draws")
+        from latentlab.plotting import name_dataset
+
+        name_dataset(f, "toy normal draws")
         return FigureOutput(f, df, {"caption": "toy"})
 
     @st.table("table1")
@@ -310,3 +331,76 @@ def test_a_kind_refuses_missing_and_foreign_fields(cls, mapping, key):
     klass = getattr(importlib.import_module(f"latentlab.studies.{mod}"), name)
     with pytest.raises(ConfigError, match=rf"x\.{key}\b"):
         parse_settings(klass, mapping, "x")
+
+
+STUDIES = ("scvb0", "hdp_pcvb0", "ais_eval", "nonconjugate_vi", "iwtm", "tir", "drift")
+
+
+@pytest.mark.parametrize("name", STUDIES)
+def test_settings_registry_is_the_loaded_studys(name):
+    """The steps and settings read from the registrations' source (what the workflow's
+    start-up uses) are exactly the loaded study's: every step, its kind and its settings
+    class, and the rules' settings."""
+    from latentlab.studies.shape import load_study, settings_registry
+
+    light, full = settings_registry(name), load_study(name)
+    assert light is not full
+    assert {n: (s.kind, s.settings) for n, s in light.steps.items()} == {
+        n: (s.kind, s.settings) for n, s in full.steps.items()
+    }
+    assert light.rule_settings is full.rule_settings
+    assert all(s.fn is None for s in light.steps.values())
+
+
+def test_settings_registry_loads_a_study_whose_registrations_are_computed():
+    from latentlab.studies.shape import load_study, settings_registry
+
+    # compare registers one fit step per method in a loop
+    assert settings_registry("compare") is load_study("compare")
+
+
+def test_the_start_up_registries_import_no_step_module():
+    """Issue 40's cost: the workflow's start-up (every study's registry, the config check
+    of listed and unlisted sections) imports, of the studies' modules, the seven study.py
+    and only tir's tables.py (one settings class is defined there), and no numba,
+    matplotlib, scipy or sklearn."""
+    import subprocess
+    import sys
+
+    code = (
+        "import importlib, sys\n"
+        "from latentlab.studies.shape import settings_registry\n"
+        f"studies = {STUDIES!r}\n"
+        "for s in studies:\n"
+        "    importlib.import_module(f'latentlab.studies.{s}.study')\n"
+        "before = set(sys.modules)\n"
+        "for s in studies:\n"
+        "    settings_registry(s).check_config({'claims': {}}, partial=True)\n"
+        "new = sorted(m for m in set(sys.modules) - before if m.startswith('latentlab.studies'))\n"
+        "heavy = [m for m in ('numba', 'matplotlib', 'scipy', 'sklearn') if m in sys.modules]\n"
+        "print(new, heavy)\n"
+    )
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "['latentlab.studies.tir.tables'] []", r.stdout
+
+
+def test_a_partial_check_refuses_unknown_keys_and_bad_values_and_allows_missing_ones():
+    from latentlab.studies.shape import settings_registry
+
+    study = settings_registry("scvb0")
+    study.check_config({}, partial=True)
+    study.check_config({"minibatch": 5, "curves": {"K": 3}}, partial=True)  # incomplete
+    with pytest.raises(ConfigError, match="scvb0.datasets"):
+        study.check_config({"minibatch": 5}, partial=False)  # the full check needs them
+    for section, key, words in (
+        ({"minibatchh": 5}, "scvb0.minibatchh", "did you mean 'minibatch'?"),
+        ({"curves": {"k": 3}}, "scvb0.curves.k", "did you mean 'K'?"),
+        ({"minibatch": 0}, "scvb0.minibatch", "must be >= 1, got 0"),
+        ({"minibatch": "5"}, "scvb0.minibatch", "expected an integer"),
+        ({"phi_clock": "hours"}, "scvb0.phi_clock", "is not one of"),
+        ({"svb_variants": [{"B": 1, "Q": 0}]}, "scvb0.svb_variants[0].Q", "unknown key"),
+    ):
+        with pytest.raises(ConfigError) as e:
+            study.check_config(section, partial=True)
+        assert e.value.key == key and words in str(e.value), (section, str(e.value))

@@ -20,6 +20,29 @@ def _natural(path: Path) -> list:
     return [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", Path(path).stem)]
 
 
+def _document_order(path: Path) -> tuple:
+    """Sort key in the document's numbering: table3_1, fig3_3_signtest, table3_4, sec5_6_1
+    (the numbers first, then the name)."""
+    nums = tuple(int(t) for t in re.findall(r"\d+", Path(path).stem))
+    return (nums, _natural(path))
+
+
+def study_tables(folder: Path) -> list[Path]:
+    """The Markdown tables a study wrote beside its ledger, in document order: every
+    ``*.md`` of the folder but the benchmark's (``bench*.md``: wall-clock measurements, in
+    bench.csv) and a figure's. A table need not be called ``table*``: iwtm's ``sec5_6_1``
+    (Sec. 5.6.1's numbers) and tir's ``fig3_3_signtest`` (the sign test of Fig 3.3) are
+    tables too (issue 40: REPORT.md left them out)."""
+    return sorted(
+        (
+            t
+            for t in Path(folder).glob("*.md")
+            if not t.stem.startswith("bench") and not t.with_suffix(".png").exists()
+        ),
+        key=_document_order,
+    )
+
+
 def _md_escape(s: str) -> str:
     return str(s).replace("|", "\\|").replace("\n", " ")
 
@@ -166,7 +189,7 @@ def build_report(
         lines += _cause_lines(df)
         lines += [_md_table(df[LEDGER_COLUMNS]), ""]
         # tables are written beside the ledger before it; shown inline, in document order
-        for t in sorted(Path(path).parent.glob("table*.md"), key=_natural):
+        for t in study_tables(Path(path).parent):
             lines += [f"### {t.stem}", "", t.read_text().rstrip(), ""]
         for f in sorted(figs_by_study.get(study, []), key=_natural):
             rel = f.relative_to(base) if f.is_relative_to(base) else f

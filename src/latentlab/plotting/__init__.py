@@ -1,5 +1,9 @@
 """Shared figure style: call :func:`figure` instead of ``plt.subplots`` in studies.
 
+A figure step also says what the figure check (:mod:`latentlab.plotting.check`) cannot
+guess: :func:`name_dataset` (the data shown, which the figure must name) and
+:func:`declare_shared` (panels the document draws on one axis).
+
 Importing this module selects the non-interactive Agg backend and sets the project's
 matplotlib style for the process (every study step is its own process), so labels and
 legends added after :func:`figure` returns get the same style.
@@ -13,6 +17,8 @@ matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
+
+from latentlab.plotting.check import declare_shared, name_dataset  # noqa: E402, F401
 
 STYLE = {
     "figure.dpi": 120,
@@ -92,3 +98,22 @@ def log_axis(ax, axis: str = "x") -> None:
         ax_.set_major_locator(LogLocator(base=10))
         ax_.set_major_formatter(LogFormatterSciNotation())
     ax_.set_minor_formatter(NullFormatter())
+
+
+def scaled_axis(ax, axis: str = "y", min_exp: int = 4) -> int:
+    """Write a linear axis of large values in units of 10^k (k a multiple of 3) and say so
+    in its label ("log prior (x10^6)"), instead of matplotlib's offset text ("1e6"), which
+    sits above the panel where the title or suptitle is. Call it after plotting and after
+    the label is set; returns k (0: the values are small enough to print as they are)."""
+    from matplotlib.ticker import FuncFormatter
+
+    lo, hi = ax.get_xlim() if axis == "x" else ax.get_ylim()
+    top = max(abs(lo), abs(hi))
+    k = 3 * int(np.floor(np.log10(top) / 3)) if np.isfinite(top) and top >= 10.0**min_exp else 0
+    ax_ = ax.xaxis if axis == "x" else ax.yaxis
+    if k == 0:
+        ax_.get_major_formatter().set_useOffset(False)
+        return 0
+    ax_.set_major_formatter(FuncFormatter(lambda v, _: f"{v / 10.0**k:g}"))
+    ax_.set_label_text(f"{ax_.get_label_text()} (×10$^{{{k}}}$)")
+    return k

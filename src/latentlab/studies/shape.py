@@ -29,6 +29,7 @@ so changing one setting reruns only the steps that read it.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import importlib
 import json
 import logging
@@ -40,7 +41,7 @@ from typing import Any
 
 from latentlab.errors import ConfigError, MissingInput
 from latentlab.provenance import provenance
-from latentlab.settings import field_names, parse_settings, settings_dict
+from latentlab.settings import check_given, field_names, misspelt, parse_settings, settings_dict
 from latentlab.threads import job_threads
 
 COMMON_KEYS = ("run", "base_seed", "threads")
@@ -216,7 +217,7 @@ class Source:
 class Step:
     name: str
     kind: str  # run | figure | table | claims
-    fn: Callable
+    fn: Callable | None  # None in a settings_registry (the steps without their code)
     settings: type | None
     help: str = ""
 
@@ -370,21 +371,27 @@ class Study:
             cls, {k: v for k, v in (section or {}).items() if k in keys}, self.name
         )
 
-    def check_config(self, section: dict) -> None:
-        """Stop at start-up on a key no step reads, or a value a step cannot parse."""
+    def check_config(self, section: dict, partial: bool = False) -> None:
+        """Stop at start-up on a key no step reads, or a value a step cannot parse. With
+        ``partial`` (the section of a study the run does not list), keys may be missing:
+        the keys given are checked, nested ones too (:func:`~latentlab.settings.check_given`)."""
         section = section or {}
+        if not isinstance(section, dict):
+            raise ConfigError(self.name, f"expected a mapping, got {type(section).__name__}")
         known = self.all_config_keys()
         unknown = sorted(set(section) - known)
         if unknown:
+            unlisted = f" ({self.name} is not in `studies`: its section is checked all the same)"
             raise ConfigError(
                 f"{self.name}.{unknown[0]}",
-                f"unknown key (misspelt?); the steps of {self.name} read {sorted(known)}",
+                f"unknown key ({misspelt(unknown[0], known)}); "
+                f"the steps of {self.name} read {sorted(known)}" + (unlisted if partial else ""),
             )
         classes = [st.settings for st in self.steps.values()] + [self.rule_settings]
-        for cls in classes:
-            if cls is not None:
-                keys = set(field_names(cls))
-                parse_settings(cls, {k: v for k, v in section.items() if k in keys}, self.name)
+        check = check_given if partial else parse_settings
+        for cls in dict.fromkeys(c for c in classes if c is not None):
+            keys = set(field_names(cls))
+            check(cls, {k: v for k, v in section.items() if k in keys}, self.name)
 
     def check_claims(self) -> None:
         """Every claim that is not ``not_testable`` has a function, and every function a claim."""
@@ -595,4 +602,129 @@ def load_study(name: str) -> Study:
     """The :class:`Study` of ``latentlab.studies.<name>`` with all its steps registered."""
     study = importlib.import_module(f"latentlab.studies.{name}.study").STUDY
     _import_parts(study)
+    return study
+
+
+# a registration's text: @STUDY.run(...), STUDY.claims(...), STUDY.rules(...), ...
+_REGISTERS = re.compile(r"\bSTUDY\.(?:run|figure|table|claims|rules)\b")
+
+
+class _Computed(Exception):
+    """A registration whose step names or settings are computed when its module runs."""
+
+
+def _registrations(name: str) -> list[tuple[str, list[str], type | None]]:
+    """``(kind, step names, settings class)`` of every registration of study ``name``
+    (``@STUDY.run/figure/table(names..., settings=X)``, ``STUDY.claims(..., settings=X)``,
+    ``STUDY.rules(X)``: kind ``rules``), read from its modules' source with ``ast``. Names
+    and classes are looked up in its ``study.py`` (a class defined in a step module is taken
+    from that module, imported then); raises :class:`_Computed` when a registration gives
+    them otherwise than as literals, ``*NAME`` or a plain name."""
+    import ast
+
+    pkg = f"latentlab.studies.{name}"
+    light = importlib.import_module(f"{pkg}.study")
+    folder = Path(light.__file__).parent
+    out = []
+
+    def cls_of(arg, mod: str, defined: set[str]):
+        if isinstance(arg, ast.Constant) and arg.value is None:
+            return None
+        if not isinstance(arg, ast.Name):
+            raise _Computed(f"{mod}.py: settings {ast.unparse(arg)}")
+        where = light
+        if (mod != "study" and arg.id in defined) or not hasattr(light, arg.id):
+            where = importlib.import_module(f"{pkg}.{mod}")
+        return getattr(where, arg.id)
+
+    def candidates(tree, lines: list[str]):
+        """The nodes of the statements whose text registers (most of a module's code, the
+        steps' bodies, is skipped unread) and the function each decorator decorates."""
+        decorated: dict[int, str] = {}
+        nodes = []
+
+        def has(first: int, last: int) -> bool:
+            return bool(_REGISTERS.search("\n".join(lines[first - 1 : last])))
+
+        for stmt in tree.body:
+            first = (getattr(stmt, "decorator_list", None) or [stmt])[0].lineno
+            if not has(first, stmt.end_lineno):
+                continue
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                for d in stmt.decorator_list:
+                    decorated[id(d)] = stmt.name
+                    nodes += ast.walk(d)
+                if has(stmt.body[0].lineno, stmt.end_lineno):
+                    nodes += [n for b in stmt.body for n in ast.walk(b)]
+            else:
+                nodes += ast.walk(stmt)
+        return nodes, decorated
+
+    for mod in ("study", *light.STUDY.modules):
+        path = folder / f"{mod}.py"
+        text = path.read_text(encoding="utf-8")
+        tree = ast.parse(text, str(path))
+        defined = {n.name for n in tree.body if isinstance(n, ast.ClassDef)}
+        nodes, decorated = candidates(tree, text.splitlines())
+        for node in nodes:
+            if not (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and isinstance(node.func.value, ast.Name)
+                and node.func.value.id == "STUDY"
+                and node.func.attr in ("run", "figure", "table", "claims", "rules")
+            ):
+                continue
+            kind = node.func.attr
+            if kind == "rules":
+                out.append(("rules", [], cls_of(node.args[0], mod, defined)))
+                continue
+            settings = next((k.value for k in node.keywords if k.arg == "settings"), None)
+            cls = None if settings is None else cls_of(settings, mod, defined)
+            if kind == "claims":
+                out.append(("claims", ["claims"], cls))
+                continue
+            names: list[str] = []
+            for a in node.args:
+                if isinstance(a, ast.Constant) and isinstance(a.value, str):
+                    names.append(a.value)
+                elif (
+                    isinstance(a, ast.Starred)
+                    and isinstance(a.value, ast.Name)
+                    and hasattr(light, a.value.id)
+                ):
+                    names += [str(n) for n in getattr(light, a.value.id)]
+                else:
+                    raise _Computed(f"{mod}.py: step name {ast.unparse(a)}")
+            if not node.args:  # named after the decorated function
+                if id(node) not in decorated:
+                    raise _Computed(f"{mod}.py: a step registered without a name")
+                names = [decorated[id(node)]]
+            out.append((kind, names, cls))
+    return out
+
+
+@functools.cache
+def settings_registry(name: str) -> Study:
+    """Study ``name``'s steps with their kinds and settings, without their functions: what
+    the workflow's start-up needs (``step_params``, ``Study.settings``, the config check).
+    Read from the registrations' source (:func:`_registrations`), so the Snakemake process
+    imports a study's ``study.py`` and not the modules that register its steps (numba,
+    matplotlib, scipy: seconds of CPU for each Snakemake process, and on a cluster for each
+    job); a study whose registrations are computed is loaded (:func:`load_study`). The same
+    steps and settings as the loaded study's (``tests/studies/test_shape.py``)."""
+    try:
+        regs = _registrations(name)
+    except _Computed:
+        return load_study(name)
+    full = importlib.import_module(f"latentlab.studies.{name}.study").STUDY
+    study = Study(full.name, full.document, full.title, full.modules, full.source, full.data)
+    for kind, names, cls in regs:
+        if kind == "rules":
+            study.rules(cls)
+            continue
+        for n in names:
+            if n in study.steps:
+                raise ValueError(f"{name}: step {n!r} registered twice")
+            study.steps[n] = Step(n, kind, None, cls)
     return study

@@ -599,13 +599,39 @@ class IWTMGibbs:
 
         self.alpha0 = math.exp(minimize_scalar(nll, bounds=(-7, 10), method="bounded").x)
 
+    # -- checkpoints (latentlab.checkpoint): everything but the data
+    def state(self) -> dict:
+        """The sampler's state: every attribute but the data ``X`` (the generator
+        included), enough to continue bit for bit after :meth:`restore`."""
+        return {k: v for k, v in self.__dict__.items() if k != "X"}
+
+    def restore(self, state: dict, X) -> IWTMGibbs:
+        """Continue from :meth:`state` on the same data ``X``."""
+        self.__dict__.update(state)
+        self.X = np.ascontiguousarray(X, dtype=np.float64)
+        return self
+
     # -- training and prediction
-    def fit(self, X, indptr, y, n_classes, schedule: GibbsSchedule, callback=None):
-        self.setup(X, indptr, y, n_classes)
+    def fit(self, X, indptr, y, n_classes, schedule: GibbsSchedule, callback=None,
+            checkpoint=None):  # fmt: skip
+        """Sec. 4.4.1's sampler for ``schedule.n_iter`` sweeps (the first seats the data
+        one by one). ``checkpoint`` (:class:`latentlab.checkpoint.Checkpoint`): the state
+        is saved after a sweep when due, and a saved state of this job is continued from
+        (a state saved by :meth:`fold_in` means the fit is done)."""
+        saved = checkpoint.load() if checkpoint is not None else None
+        if saved is not None and saved["phase"] == "fold":
+            return self.restore(saved["model"], X)
+        if saved is not None:
+            self.restore(saved["model"], X)
+            start = saved["it"] + 1
+        else:
+            self.setup(X, indptr, y, n_classes)
+            start = 1
         docs = np.where(self.y >= 0)[0]
         idx = np.concatenate([np.arange(self.indptr[d], self.indptr[d + 1]) for d in docs])
-        self.sweep(self.rng.permutation(idx))  # sequential seating (initialisation)
-        for it in range(1, schedule.n_iter):
+        if saved is None:
+            self.sweep(self.rng.permutation(idx))  # sequential seating (initialisation)
+        for it in range(start, schedule.n_iter):
             self.sweep(idx)
             if it >= schedule.burn_in and it % schedule.hyper_every == 0:
                 self.update_alpha_y(docs)
@@ -613,21 +639,34 @@ class IWTMGibbs:
                     self.update_alpha0()
             if callback is not None:
                 callback(self, it)
+            if checkpoint is not None and checkpoint.due():
+                checkpoint.save({"phase": "fit", "it": it, "model": self.state()})
         return self
 
-    def fold_in(self, docs, n_iter):
+    def fold_in(self, docs, n_iter, checkpoint=None):
         """Fold in each document of ``docs`` alone: seat its data, ``n_iter`` sweeps over
-        them with the class-marginalised prior (4.3), record N_dt, remove them again."""
-        out = np.zeros((len(docs), self.T), np.int64)
-        saved = self.y.copy()
-        for j, d in enumerate(docs):
+        them with the class-marginalised prior (4.3), record N_dt, remove them again.
+        ``checkpoint``: the state (and the rows done) is saved after a document when due,
+        and a saved fold-in of this job is continued from."""
+        saved = checkpoint.load() if checkpoint is not None else None
+        if saved is not None and saved["phase"] == "fold":
+            self.restore(saved["model"], self.X)
+            out, keep, start = saved["out"], saved["y"], saved["j"] + 1
+        else:
+            out = np.zeros((len(docs), self.T), np.int64)
+            keep, start = self.y.copy(), 0
+        for j in range(start, len(docs)):
+            d = docs[j]
             self.y[d] = -1
             idx = np.arange(self.indptr[d], self.indptr[d + 1])
             for _ in range(n_iter):
                 self.sweep(idx)
             out[j] = self.ndt[d]
             self._unseat(idx)
-        self.y = saved
+            if checkpoint is not None and checkpoint.due():
+                checkpoint.save({"phase": "fold", "j": j, "out": out, "y": keep,
+                                 "model": self.state()})  # fmt: skip
+        self.y = keep
         return out
 
     def _unseat(self, idx):
@@ -642,13 +681,33 @@ class IWTMGibbs:
 
     def dish_predictive(self, X):
         """log f_k(x) of every datum under every live dish (for Table 4.1's hard
-        quantisation to the highest-likelihood cluster). Returns (N x K_live, dish ids)."""
+        quantisation to the highest-likelihood cluster). Returns (N x K_live, dish ids).
+        N x K_live float64: at the document's scale (2.4M descriptors, ~1,240 dishes)
+        24 GB; :meth:`dish_argmax` gives the quantisation without it."""
         live = np.where(self.dish_m > 0)[0]
         p = self.prior
         out = np.empty((len(X), len(live)))
         _pred_matrix(np.ascontiguousarray(X, np.float64), live, self.dish_n, self.dish_s,
                      self.dish_q, p.m, p.beta0, p.a, p.b, out)  # fmt: skip
         return out, live
+
+    def dish_argmax(self, X, chunk: int = 65536):
+        """The column of :meth:`dish_predictive` with the largest log f_k(x) for every
+        datum (ties: the first), ``chunk`` rows at a time, and the number of live dishes:
+        the same numbers (every entry is computed the same way, row by row) in
+        ``chunk`` x K_live memory."""
+        live = np.where(self.dish_m > 0)[0]
+        p = self.prior
+        X = np.asarray(X)
+        words = np.empty(len(X), np.int64)
+        buf = np.empty((min(chunk, len(X)), len(live)))
+        for a in range(0, len(X), chunk):
+            Xc = np.ascontiguousarray(X[a : a + chunk], np.float64)
+            out = buf[: len(Xc)]
+            _pred_matrix(Xc, live, self.dish_n, self.dish_s, self.dish_q, p.m, p.beta0,
+                         p.a, p.b, out)  # fmt: skip
+            words[a : a + len(Xc)] = out.argmax(1)
+        return words, len(live)
 
 
 @nb.njit(cache=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from latentlab.plotting import figure, log_axis
+from latentlab.plotting import declare_shared, figure, log_axis, name_dataset, scaled_axis
 from latentlab.studies.shape import FigureOutput
 
 from .results import load_models, stats_frame
@@ -54,7 +54,8 @@ def scatter(ctx):
                 )
     out = pd.DataFrame(out)
     meta = {**CONVENTIONS, "role": role}
-    fig = draw_scatter(out, _scatter_title(ctx.step, _stand_in(ctx, role)))
+    dataset = ctx.settings.corpora[role].dataset
+    fig = draw_scatter(out, _scatter_title(ctx.step, _stand_in(ctx, role)), dataset)
     return FigureOutput(fig, out, meta)
 
 
@@ -65,30 +66,47 @@ def _scatter_title(step: str, stand_in: str) -> str:
 @STUDY.redraw(*SCATTER_ROLES)
 def _redraw_scatter(df, meta):
     role = meta["role"]
-    stand_in = f"{role.upper()} stand-in {meta['settings']['corpora'][role]['dataset']}"
-    return draw_scatter(df, _scatter_title(meta["step"], stand_in))
+    dataset = meta["settings"]["corpora"][role]["dataset"]
+    stand_in = f"{role.upper()} stand-in {dataset}"
+    return draw_scatter(df, _scatter_title(meta["step"], stand_in), dataset)
 
 
-def draw_scatter(out: pd.DataFrame, title: str):
-    """Figs 5.4/5.5 from their CSV: one row per regime, one panel per estimator pair."""
-    fig, axes = figure(2, 4, width=2.6, height=2.6)
+def draw_scatter(out: pd.DataFrame, title: str, dataset: str):
+    """Figs 5.4/5.5 from their CSV: one row per regime, one panel per estimator pair.
+
+    The panels of a row share their bounds, tight around every estimator but standard
+    AIS, as the document draws them ("the bounds of the figures, which are tight around the
+    results of the other methods"), so the spreads compare by eye; a panel says how many of
+    its points fall outside them (the document: "Missing Standard AIS results are outside
+    of the bounds of the figures")."""
+    fig, axes = figure(2, 4, width=2.7, height=2.8)
     for i, regime in enumerate(("cheap", "expensive")):
         g = out[out.regime == regime]
         n = int(g.n_temps.iloc[0])
+        ref = g[g.panel != "Std AIS"]
+        lo = float(min(ref["x"].min(), ref["y"].min()))
+        hi = float(max(ref["x"].max(), ref["y"].max()))
+        lim = (lo - 0.05 * (hi - lo), hi + 0.05 * (hi - lo))
         for j, (name, _, _, (xl, yl)) in enumerate(PAIRS):
             s = g[g.panel == name]
             x, y = s["x"].to_numpy(), s["y"].to_numpy()
             ax = axes[i, j]
             ax.scatter(x, y, s=6, alpha=0.7)
-            lo, hi = float(min(x.min(), y.min())), float(max(x.max(), y.max()))
-            ax.plot([lo, hi], [lo, hi], "k-", lw=0.5)
+            ax.plot(lim, lim, "k-", lw=0.5)
             ax.axvline(1, color="grey", lw=0.5)
             ax.axhline(1, color="grey", lw=0.5)
-            ax.set_title(f"{name}\n{n} temps", fontsize=7)
-            ax.set_xlabel(f"ratio, {xl}", fontsize=7)
-            ax.set_ylabel(f"ratio, {yl}", fontsize=7)
-            ax.tick_params(labelsize=6)
-    fig.suptitle(title, fontsize=8)
+            ax.set_xlim(lim)
+            ax.set_ylim(lim)
+            off = int(((x < lim[0]) | (x > lim[1]) | (y < lim[0]) | (y > lim[1])).sum())
+            note = f"\n{off} of {len(x)} points outside the bounds" if off else ""
+            ax.set_title(f"{name}, {n} temps{note}", fontsize=8)
+            ax.set_xlabel(f"ratio, {xl}", fontsize=8)
+            ax.set_ylabel(f"ratio, {yl}", fontsize=8)
+            ax.tick_params(labelsize=8)
+        declare_shared(axes[i], "x")
+        declare_shared(axes[i], "y")
+    name_dataset(fig, dataset)
+    fig.suptitle(title + " (one point per document; bounds shared within a row)", fontsize=9)
     return fig
 
 
@@ -96,17 +114,19 @@ def draw_scatter(out: pd.DataFrame, title: str):
 def fig5_6(ctx):
     """Fig 5.6: estimated log-likelihood difference vs the number of temperatures."""
     df = ctx.csv("raw")
-    return FigureOutput(
-        draw_fig5_6(df),
-        df,
-        {"role": NTEMPS_ROLE, "dataset": ctx.settings.corpora[NTEMPS_ROLE].dataset},
-    )
+    dataset = ctx.settings.corpora[NTEMPS_ROLE].dataset
+    return FigureOutput(draw_fig5_6(df, dataset), df, {"role": NTEMPS_ROLE, "dataset": dataset})
 
 
 @STUDY.redraw("fig5_6")
-def draw_fig5_6(df, meta=None):
-    """Fig 5.6 from its CSV."""
-    fig, ax = figure(1, 1, width=4.5, height=3.2)
+def _redraw_fig5_6(df, meta):
+    return draw_fig5_6(df, meta["settings"]["corpora"][NTEMPS_ROLE]["dataset"])
+
+
+def draw_fig5_6(df, dataset: str):
+    """Fig 5.6 from its CSV: one document of the NIPS stand-in (``doc``, ``N`` words), the
+    mean over ``S`` importance samples and their sd as error bars (the document: 100)."""
+    fig, ax = figure(1, 1, width=4.8, height=3.4)
     for m, lab in (
         ("std_ais", "Std AIS"),
         ("geo", "Ratio-AIS (geometric)"),
@@ -118,7 +138,15 @@ def draw_fig5_6(df, meta=None):
     log_axis(ax, "x")
     ax.set_xlabel("number of temperatures n")
     ax.set_ylabel("estimated log P(w|Φ) − log P(w|Φ')")
-    ax.legend()
+    S = "–".join(str(v) for v in sorted(set(df["S"].astype(int))))
+    ax.set_title(
+        f"Fig 5.6: {NTEMPS_ROLE.upper()} stand-in {dataset}, document {int(df['doc'].iloc[0])} "
+        f"({int(df['N'].iloc[0])} words)\nmean over {S} importance samples, error bars: sd "
+        "(the document: 100 samples)",
+        fontsize=8,
+    )
+    fig.legend(loc="outside lower center", ncol=3, fontsize=7)
+    name_dataset(fig, dataset)
     return fig
 
 
@@ -138,13 +166,15 @@ def fig_iteration(ctx):
             val = g.groupby("doc")["loglik"].var(ddof=1).mean()
         rows.append({"method": m, "n_temps": int(n), "iteration": int(it), "value": float(val)})
     out = pd.DataFrame(rows)
-    return FigureOutput(draw_iteration(out, kind, title), out, {"role": role})
+    dataset = ctx.settings.corpora[role].dataset
+    return FigureOutput(draw_iteration(out, kind, title, dataset), out, {"role": role})
 
 
 @STUDY.redraw(*ITERATION_FIGS)
 def _redraw_iteration(df, meta):
     role, kind = ITERATION_FIGS[meta["step"]]
-    return draw_iteration(df, kind, _redraw_title(meta, role, kind))
+    dataset = meta["settings"]["corpora"][role]["dataset"]
+    return draw_iteration(df, kind, _redraw_title(meta, role, kind), dataset)
 
 
 def _redraw_title(meta, role, kind):
@@ -153,17 +183,21 @@ def _redraw_title(meta, role, kind):
     return f"Fig {_num(meta['step'])}: {what} per training iteration, {stand_in}"
 
 
-def draw_iteration(out, kind: str, title: str):
-    """Figs 5.7-5.10 from their CSV."""
+def draw_iteration(out, kind: str, title: str, dataset: str):
+    """Figs 5.7-5.10 from their CSV: colour names the estimator, line style the number of
+    temperatures; the legend sits below the panel, off the traces."""
     fig, ax = figure(1, 1, width=5, height=3.2)
     names = {"iteration_ais": "Iteration-AIS", "std_ais": "Std AIS", "lr": "LR"}
+    colours = {"iteration_ais": "tab:blue", "std_ais": "tab:purple", "lr": "tab:green"}
+    top = out.n_temps.max()
     for (m, n), g in out.groupby(["method", "n_temps"]):
         g = g.sort_values("iteration")
         ax.plot(
             g.iteration,
             g.value,
             label=f"{names[m]} ({n} temps)",
-            ls="-" if n == out.n_temps.max() else "--",
+            color=colours[m],
+            ls="-" if n == top else "--",
         )
     ax.set_xlabel("training iteration")
     ax.set_ylabel(
@@ -172,8 +206,11 @@ def draw_iteration(out, kind: str, title: str):
     if kind == "var":
         ax.set_yscale("log")
         log_axis(ax, "y")  # the variances' span depends on the data
+    else:
+        scaled_axis(ax, "y")
     ax.set_title(title, fontsize=8)
-    ax.legend(fontsize=6)
+    fig.legend(loc="outside lower center", ncol=3, fontsize=7)
+    name_dataset(fig, dataset)
     return fig
 
 
@@ -183,28 +220,34 @@ def fig5_11(ctx):
     m = load_models(ctx.input("models"))
     title = f"Fig 5.11: topics per CGS iteration, {_stand_in(ctx, ENTROPY_ROLE)}"
     df = stats_frame(m, ctx.input("models"))
-    return FigureOutput(draw_fig5_11(df, title), df, {"role": ENTROPY_ROLE, "models": m["info"]})
+    dataset = ctx.settings.corpora[ENTROPY_ROLE].dataset
+    return FigureOutput(
+        draw_fig5_11(df, title, dataset), df, {"role": ENTROPY_ROLE, "models": m["info"]}
+    )
 
 
 @STUDY.redraw("fig5_11")
 def _redraw_fig5_11(df, meta):
-    stand_in = f"{ENTROPY_ROLE.upper()} stand-in "
-    stand_in += meta["settings"]["corpora"][ENTROPY_ROLE]["dataset"]
-    return draw_fig5_11(df, f"Fig 5.11: topics per CGS iteration, {stand_in}")
+    dataset = meta["settings"]["corpora"][ENTROPY_ROLE]["dataset"]
+    stand_in = f"{ENTROPY_ROLE.upper()} stand-in {dataset}"
+    return draw_fig5_11(df, f"Fig 5.11: topics per CGS iteration, {stand_in}", dataset)
 
 
-def draw_fig5_11(df, title: str):
-    """Fig 5.11 from its CSV."""
+def draw_fig5_11(df, title: str, dataset: str):
+    """Fig 5.11 from its CSV (large values in units of 10^k named in the axis label, not
+    matplotlib's "1e6" above the panel, which ran into the panel's top)."""
     df = df.assign(optimized=df["optimized"].astype(bool))
     fig, axes = figure(1, 2, width=3.6, height=2.8)
     for ax, col, lab in (
         (axes[0], "entropy", "total topic entropy (nats)"),
-        (axes[1], "log_prior", "log prior probability of the topics"),
+        (axes[1], "log_prior", "log prior of the topics"),
     ):
         ax.plot(df.iteration, df[col], lw=1)
         for it in df.iteration[df.optimized]:
             ax.axvline(it, color="red", lw=0.4, alpha=0.6)
         ax.set_xlabel("CGS iteration")
         ax.set_ylabel(lab)
+        scaled_axis(ax, "y")
     fig.suptitle(title + " (red: hyperparameter optimisation)", fontsize=8)
+    name_dataset(fig, dataset)
     return fig

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from latentlab.plotting import figure, log_axis
+from latentlab.plotting import figure, log_axis, name_dataset
 from latentlab.studies.shape import FigureOutput
 
 from .runs import load_fits
@@ -39,7 +39,10 @@ def heldout_time(ctx) -> FigureOutput:
         ax.set_xlabel("training time (s, log scale)")
         ax.set_ylabel("held-out log-likelihood per token (nats)")
         ax.set_title(f"{ctx.settings.dataset}, K = {K}")
-    axes[0][-1].legend(loc="lower right")
+    # below the panels: inside, it sat on the curves' early checkpoints
+    handles, labels = axes[0][-1].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="outside lower center", ncol=min(4, len(labels)))
+    name_dataset(fig, ctx.settings.dataset)
     return FigureOutput(fig, df, _meta(ctx, fits))
 
 
@@ -79,4 +82,5 @@ def time_memory(ctx) -> FigureOutput:
     axes[0].set_title(f"{ctx.settings.dataset}: time per fit")
     axes[1].set_title("memory per fit process")
     axes[1].legend(bbox_to_anchor=(1.02, 1.0), loc="upper left")
+    name_dataset(fig, ctx.settings.dataset)
     return FigureOutput(fig, df, _meta(ctx, fits))

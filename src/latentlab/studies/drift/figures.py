@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.ticker import MaxNLocator
 
-from latentlab.plotting import figure
+from latentlab.plotting import figure, name_dataset
 from latentlab.studies.shape import FigureOutput
 
 from .networks import frequent_pairs
@@ -20,6 +20,18 @@ def _lab(m):
     return LABEL.get(m, m)
 
 
+def _network(ctx) -> str:
+    """The network's name as a figure writes it, from the run's ``network_summary``."""
+    src = ctx.json("network_summary").get("source", "")
+    return "Enron email" if src == "enron_email" else (src or "synthetic")
+
+
+def _named(fig, what: str, name: str) -> None:
+    """A suptitle naming the data, and the declaration the figure check reads."""
+    fig.suptitle(f"{what}, {name}" if what else name, fontsize=9)
+    name_dataset(fig, name)
+
+
 @STUDY.figure("fig2_2", settings=SynthFigureSettings)
 def fig2_2(ctx):
     """Ground truth Z (top) vs the mean of Z over the samples (bottom), K fixed to 3."""
@@ -30,7 +42,7 @@ def fig2_2(ctx):
     rows = []
     for k in range(K):
         for r, (M, name) in enumerate(((Zt, "true"), (Zm, "estimated"))):
-            ax[r, k].imshow(
+            im = ax[r, k].imshow(
                 M[:, :, k], aspect="auto", cmap="gray_r", vmin=0, vmax=1, interpolation="nearest"
             )
             ax[r, k].set_title(f"feature {k + 1}\n{name}", fontsize=8)
@@ -39,6 +51,10 @@ def fig2_2(ctx):
             ax[r, k].xaxis.set_major_locator(MaxNLocator(integer=True))
             ax[r, k].grid(False)
             rows.append({"feature": k, "panel": name, "mean": float(M[:, :, k].mean())})
+    # one colour scale for all panels: the true Z is 0/1, the estimate its mean over samples
+    fig.colorbar(im, ax=ax.ravel().tolist(), shrink=0.6,
+                 label="z (true: 0 or 1; estimated: mean over samples)")  # fmt: skip
+    _named(fig, "ground truth Z (top) vs DRIFT's estimate (bottom)", "synthetic data set 0")
     return FigureOutput(fig, pd.DataFrame(rows), {"data_kind": "synthetic", "dataset": 0})
 
 
@@ -70,6 +86,7 @@ def fig2_3(ctx):
     fig, ax = figure(1, len(mats), width=2.0, height=2.2)
     im = _matrices(ax, mats)
     fig.colorbar(im, ax=list(ax), shrink=0.7, label="Pr(edge)")
+    _named(fig, "held-out Y and each method's predictive distribution", "synthetic data set 0")
     data = pd.DataFrame([{"panel": n, "mean": float(M.mean())} for n, M in mats])
     return FigureOutput(fig, data, {"data_kind": "synthetic", "dataset": 0})
 
@@ -79,18 +96,46 @@ def fig2_4(ctx):
     """Test log-likelihood minus the baseline's at each month t."""
     f = ctx.csv("forecast")
     base = f[f.method == "Baseline"].set_index("t").ll
-    fig, ax = figure(1, 1, width=5.5, height=3.2)
     rows = []
-    for m in ["Naive", "LFRM_last", "LFRM_all", "DRIFT"]:
+    for m in FIG2_4_METHODS:
         s = f[f.method == m].set_index("t").ll - base
-        ax.plot(s.index, s.values, marker=".", label=_lab(m))
         rows += [{"t": int(t), "method": m, "ll_minus_baseline": float(v)} for t, v in s.items()]
+    df = pd.DataFrame(rows)
+    kind = ctx.json("network_summary").get("data_kind", "real")
+    net = _network(ctx)
+    return FigureOutput(draw_fig2_4(df, net), df, {"data_kind": kind, "network": net})
+
+
+FIG2_4_METHODS = ["Naive", "LFRM_last", "LFRM_all", "DRIFT"]
+
+
+def draw_fig2_4(df: pd.DataFrame, network: str):
+    """Fig 2.4 from its CSV (t, method, ll_minus_baseline)."""
+    fig, ax = figure(1, 1, width=5.5, height=3.2)
+    for m in FIG2_4_METHODS:
+        s = df[df.method == m]
+        ax.plot(s.t, s.ll_minus_baseline, marker=".", label=_lab(m))
     ax.axhline(0, color="k", lw=0.8)
     ax.set_xlabel("month t (trained on 1..t-1)")
     ax.set_ylabel("test log-likelihood − baseline (nats)")
-    ax.legend()
-    kind = ctx.json("network_summary").get("data_kind", "real")
-    return FigureOutput(fig, pd.DataFrame(rows), {"data_kind": kind})
+    # below the panel: inside, "best" still sat on some months' points
+    fig.legend(loc="outside lower center", ncol=4)
+    _named(fig, "", network)
+    return fig
+
+
+def _meta_network(meta: dict) -> str:
+    """The network a published figure drew: its metadata's ``network``, or for one written
+    before that key, the run's only real source (Enron email) or the synthetic one."""
+    if meta.get("network"):
+        return meta["network"]
+    return "Enron email" if meta.get("data_kind") == "real" else "synthetic (Enron-like)"
+
+
+@STUDY.redraw("fig2_4", "fig2_6")
+def _redraw_network(df, meta):
+    draw = {"fig2_4": draw_fig2_4, "fig2_6": draw_fig2_6}[meta["step"]]
+    return draw(df, _meta_network(meta))
 
 
 @STUDY.figure("fig2_5", settings=FigureSettings)
@@ -109,6 +154,7 @@ def fig2_5(ctx):
         im = _matrices(ax[r], mats, f"t={t}", x_labels=r == len(months) - 1)
         rows += [{"t": t, "panel": n, "mean": float(M.mean())} for n, M in mats]
     fig.colorbar(im, ax=ax.ravel().tolist(), shrink=0.6, label="Pr(edge)")
+    _named(fig, "held-out Y and each method's predictive distribution", _network(ctx))
     kind = ctx.json("network_summary").get("data_kind", "real")
     return FigureOutput(fig, pd.DataFrame(rows), {"data_kind": kind, "months": months})
 
@@ -121,16 +167,9 @@ def fig2_6(ctx):
     Y, P = z["Y"], z["P_DRIFT_all"]
     T = Y.shape[0]
     pick = list(zip(*frequent_pairs(Y, ctx.settings.fig_pairs), strict=True))
-    fig, ax = figure(len(pick), 1, width=6.0, height=1.5, squeeze=False, sharex=True)
     rows = []
     t = np.arange(1, T + 1)
-    for r, (i, j) in enumerate(pick):
-        a = ax[r, 0]
-        a.plot(t, P[:, i, j], color="C0", label="DRIFT Pr(edge)")
-        on = t[Y[:, i, j] == 1]
-        a.scatter(on, np.full(len(on), 1.08), marker="|", color="k", label="edge present")
-        a.set_ylim(0, 1.15)
-        a.set_ylabel(f"pair ({i},{j})\nPr(edge)")
+    for i, j in pick:
         rows += [
             {
                 "i": int(i),
@@ -141,15 +180,36 @@ def fig2_6(ctx):
             }
             for s in t
         ]
+    df = pd.DataFrame(rows)
+    kind = ctx.json("network_summary").get("data_kind", "real")
+    net = _network(ctx)
+    return FigureOutput(draw_fig2_6(df, net), df, {"data_kind": kind, "network": net})
+
+
+def draw_fig2_6(df: pd.DataFrame, network: str):
+    """Fig 2.6 from its CSV (i, j, t, p, edge): one panel per actor pair, in its order."""
+    pick = list(dict.fromkeys(zip(df.i, df.j, strict=True)))
+    fig, ax = figure(len(pick), 1, width=6.0, height=1.5, squeeze=False, sharex=True)
+    for r, (i, j) in enumerate(pick):
+        a = ax[r, 0]
+        g = df[(df.i == i) & (df.j == j)]
+        a.plot(g.t, g.p, color="C0", label="DRIFT Pr(edge)")
+        on = g.t[g.edge == 1]
+        a.scatter(on, np.full(len(on), 1.08), marker="|", color="k", label="edge present")
+        a.set_ylim(0, 1.15)
+        a.set_ylabel(f"pair ({i},{j})\nPr(edge)")
     ax[-1, 0].set_xlabel("month t")
     ax[0, 0].legend(loc="lower center", bbox_to_anchor=(0.5, 1.02), ncol=2)
-    kind = ctx.json("network_summary").get("data_kind", "real")
-    return FigureOutput(fig, pd.DataFrame(rows), {"data_kind": kind})
+    _named(fig, "the most frequent actor pairs", network)
+    return fig
 
 
 @STUDY.figure("fig2_7", settings=ReductionSettings)
 def fig2_7(ctx):
-    """ROC curves of the held-out entries (missing-data task)."""
+    """ROC curves of the held-out entries (missing-data task).
+
+    The CSV keeps every ``len/200``-th point of each curve and the figure draws them all,
+    so it has no redraw."""
     from latentlab.models.drift.predict import roc_curve  # here: the other figures need no scipy
 
     z = np.load(ctx.input("matrices"))
@@ -168,6 +228,7 @@ def fig2_7(ctx):
     ax.set_xlabel("false positive rate")
     ax.set_ylabel("true positive rate")
     ax.legend(loc="lower right")
+    _named(fig, "ROC, missing data", _network(ctx))
     kind = ctx.json("network_summary").get("data_kind", "real")
     return FigureOutput(fig, pd.DataFrame(rows), {"data_kind": kind})
 
@@ -208,4 +269,5 @@ def fig2_8(ctx):
     ax.axis("off")
     ax.legend(loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=3, fontsize=7, frameon=False)
     ax.set_title("Enron-like synthetic: actors (left) and latent features (right)")
+    name_dataset(fig, "synthetic")
     return FigureOutput(fig, pd.DataFrame(rows), {"data_kind": "synthetic", "dataset": 0})

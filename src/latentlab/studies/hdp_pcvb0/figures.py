@@ -35,13 +35,31 @@ def load_runs(paths) -> list[dict]:
     return [json.loads(Path(p).read_text()) for p in paths]
 
 
-def _ls(prior):
-    return "-" if prior == "AA" else "--"
+# the document marks its own inferences with * (Fig 3's caption: "* indicates our inferences")
+STAR_NOTE = "* the document's own inferences"
+
+
+def _style(config: str, markers: bool = True) -> dict:
+    """Colour and marker name the inference, the prior's line and fill: AA solid with a
+    filled marker, AS dashed with a hollow one (a dash alone was lost in a short legend
+    handle, so AS and AA read alike: issue 40)."""
+    m, p = config.split("_")
+    c, mk = STYLE[m]
+    st = {"color": c, "ls": "-" if p == "AA" else "--"}
+    if markers:
+        st |= {"marker": mk, "mfc": c if p == "AA" else "white", "mec": c}
+    return st
 
 
 def _label(config):
     m, p = config.split("_")
     return f"{'*' if m.startswith('p') else ''}{m.upper()} {p}"
+
+
+def _runs_note(agg: pd.DataFrame) -> str:
+    n = sorted({int(c) for c in agg["count"]})
+    runs = f"{n[0]}" if len(n) == 1 else f"{n[0]}–{n[-1]}"
+    return f"{runs} run{'s' if n[-1] > 1 else ''}"
 
 
 def perplexity_table(results: list[dict]) -> pd.DataFrame:
@@ -100,7 +118,7 @@ def fig2(results: list[dict]):
 
 def draw_fig2(agg: pd.DataFrame):
     """Fig 2 from its CSV (``agg``)."""
-    from latentlab.plotting import figure
+    from latentlab.plotting import figure, name_dataset
 
     cv = agg[agg.config == "cvb_AA"]
     datasets = list(dict.fromkeys(cv.dataset))
@@ -119,7 +137,9 @@ def draw_fig2(agg: pd.DataFrame):
     ax.set_ylabel("Proportion (%)")
     ax.set_ylim(0, 100)
     ax.set_title(f"CVB AA, T = {int(cv['T'].iloc[0]) if len(cv) else '?'}")
-    ax.legend()
+    ax.legend(title="dataset (largest E[α0π_k])")
+    if datasets:
+        name_dataset(fig, *datasets)
     return fig
 
 
@@ -163,42 +183,43 @@ def fig3(results: list[dict]):
 
 def draw_fig3(agg: pd.DataFrame):
     """Fig 3 from its CSV (``agg``): perplexity vs T (left) and vs iteration (right)."""
-    from latentlab.plotting import figure
+    from latentlab.plotting import figure, name_dataset
 
     datasets = list(dict.fromkeys(agg.dataset))
     fig, axes = figure(len(datasets), 2, width=4.2, height=2.8, squeeze=False)
     for i, ds in enumerate(datasets):
         left, right = axes[i]
         for config in dict.fromkeys(agg.config):
-            m, p = config.split("_")
-            c, mk = STYLE[m]
             s = agg[(agg.dataset == ds) & (agg.config == config) & (agg.panel == "vs_T")]
             x = np.arange(len(s))
             left.errorbar(
-                x,
-                s["mean"],
-                yerr=s["std"],
-                color=c,
-                marker=mk,
-                ls=_ls(p),
-                label=_label(config),
-                capsize=2,
+                x, s["mean"], yerr=s["std"], **_style(config), label=_label(config), capsize=2
             )
             left.set_xticks(x, [str(t) for t in s["T"]])
             s = agg[(agg.dataset == ds) & (agg.config == config) & (agg.panel == "vs_iteration")]
-            right.plot(s["iteration"], s["mean"], color=c, ls=_ls(p), label=_label(config))
-            right.fill_between(s["iteration"], s["min"], s["max"], color=c, alpha=0.1)
-        left.set_title(ds)
-        left.set_xlabel("T")
+            right.plot(s["iteration"], s["mean"], **_style(config, False), label=_label(config))
+            right.fill_between(s["iteration"], s["min"], s["max"], color=_style(config)["color"],
+                               alpha=0.1)  # fmt: skip
+        it = agg[(agg.dataset == ds) & (agg.panel == "vs_T")]["iteration"]
+        left.set_title(f"{ds}, after {int(it.max()) if len(it) else '?'} iterations")
+        left.set_xlabel("truncation level T")
         left.set_ylabel("test perplexity")
-        tt = agg[(agg.dataset == ds) & (agg.panel == "vs_iteration")]["T"]
-        right.set_title(f"{ds} (T={int(tt.iloc[0]) if len(tt) else '?'})")
+        tr = agg[(agg.dataset == ds) & (agg.panel == "vs_iteration")]
+        right.set_title(f"{ds}, T = {int(tr['T'].iloc[0]) if len(tr) else '?'}")
         right.set_xlabel("# of iterations")
         right.set_ylabel("test perplexity")
-    # one legend for both columns: colour and line style name the configuration in
-    # both, the markers (left column) too
+    name_dataset(fig, *datasets)
+    fig.suptitle(
+        f"Fig 3: mean test perplexity over {_runs_note(agg)}; left: error bars sd over runs, "
+        "right: band min–max over runs",
+        fontsize=9,
+    )
+    # one legend for both columns: colour and marker name the inference, line style and
+    # marker fill the prior (AA solid and filled, AS dashed and hollow)
     handles, labels = axes[0][0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="outside lower center", ncol=4, fontsize=7)
+    fig.legend(handles, labels, loc="outside lower center", ncol=4, fontsize=7, handlelength=3,
+               title=f"{STAR_NOTE}; AA solid, filled; AS dashed, hollow",
+               title_fontsize=7)  # fmt: skip
     return fig
 
 
@@ -230,7 +251,7 @@ def _metric_fig(results, key, ylabel, sub=None):
 
 def draw_metric(agg: pd.DataFrame, ylabel: str, sub=None):
     """Figs 4/5 from their CSV (``agg``): the metric vs T, one panel per dataset."""
-    from latentlab.plotting import figure
+    from latentlab.plotting import figure, name_dataset
 
     # k as the run writes it ("7", or "" for MAP) also when read back from the CSV (7.0, NaN)
     agg = agg.assign(k=agg["k"].map(lambda v: "" if pd.isna(v) else str(v).removesuffix(".0")))
@@ -239,28 +260,24 @@ def draw_metric(agg: pd.DataFrame, ylabel: str, sub=None):
     for i, ds in enumerate(datasets):
         ax = axes[0][i]
         for config in dict.fromkeys(agg.config):
-            m, p = config.split("_")
-            c, mk = STYLE[m]
             for k in dict.fromkeys(agg.k):
                 s = agg[(agg.dataset == ds) & (agg.config == config) & (agg.k == k)]
                 if sub is not None and k != sub:
                     continue
                 x = np.arange(len(s))
                 ax.errorbar(
-                    x,
-                    s["mean"],
-                    yerr=s["std"],
-                    color=c,
-                    marker=mk,
-                    ls=_ls(p),
-                    label=_label(config),
-                    capsize=2,
+                    x, s["mean"], yerr=s["std"], **_style(config), label=_label(config), capsize=2
                 )
                 ax.set_xticks(x, [str(t) for t in s["T"]])
         ax.set_title(ds + (f" {sub}nn" if sub else ""))
-        ax.set_xlabel("T")
+        ax.set_xlabel("truncation level T")
         ax.set_ylabel(ylabel)
-    axes[0][0].legend(fontsize=6, ncol=2)
+    name_dataset(fig, *datasets)
+    fig.suptitle(f"mean over {_runs_note(agg)}, error bars: sd over runs", fontsize=9)
+    handles, labels = axes[0][0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="outside lower center", ncol=4, fontsize=7, handlelength=3,
+               title=f"{STAR_NOTE}; AA solid, filled; AS dashed, hollow",
+               title_fontsize=7)  # fmt: skip
     return fig
 
 
@@ -311,8 +328,9 @@ def fig1(bench_csv, ppl: pd.DataFrame):
 
 
 def draw_fig1(df: pd.DataFrame):
-    """Fig 1 from its CSV: one bar panel per measure, one bar per configuration."""
-    from latentlab.plotting import figure
+    """Fig 1 from its CSV: one panel per measure, one horizontal bar per configuration
+    (the configurations' names upright on the shared y axis, not tiny and rotated)."""
+    from latentlab.plotting import figure, name_dataset
 
     ds, Tp = df["perplexity_dataset"].iloc[0], int(df["T_perplexity"].iloc[0])
     cols = [
@@ -322,12 +340,21 @@ def draw_fig1(df: pd.DataFrame):
         ("loc", "lines of code"),
         ("final_perplexity", f"perplexity ({ds}, T={Tp})"),
     ]
-    fig, axes = figure(1, len(cols), width=2.6, height=2.6)
+    h = max(2.0, 0.3 * len(df) + 0.9)
+    fig, axes = figure(1, len(cols), width=2.2, height=h, sharey=True)
+    y = np.arange(len(df))
     for ax, (col, lab) in zip(axes, cols, strict=True):
-        ax.bar(range(len(df)), df[col], color=[STYLE[m][0] for m in df.method], alpha=0.8)
-        ax.set_xticks(range(len(df)), [_label(c) for c in df.config], rotation=90, fontsize=6)
-        ax.set_xlabel("configuration", fontsize=7)
-        ax.set_ylabel(lab, fontsize=8)
+        ax.barh(y, df[col], color=[STYLE[m][0] for m in df.method], alpha=0.8)
+        ax.set_xlabel(lab)
+    axes[0].set_yticks(y, [_label(c) for c in df.config])
+    axes[0].invert_yaxis()  # the configurations top to bottom in the CSV's order
+    axes[0].set_ylabel("configuration")
+    name_dataset(fig, ds)
+    tb = int(df["T_bench"].iloc[0])
+    fig.suptitle(
+        f"Fig 1 as measured: cost per iteration at T={tb}, perplexity on {ds} ({STAR_NOTE})",
+        fontsize=9,
+    )
     return fig
 
 

@@ -25,6 +25,7 @@ from latentlab.studies.shape import derive_seed
 
 # a module reference, not its names: incremental imports runs, which imports this module
 from . import incremental as _inc
+from . import parts
 from . import pipeline as P
 from .runs import _fs, _load, _sub
 from .study import STUDY, ActiveStepSettings
@@ -188,9 +189,7 @@ def check(a, n_cls, pool_max):
         raise ConfigError(f"{key}.max_labelled", "smaller than the seed set")
 
 
-@STUDY.run("active", settings=ActiveStepSettings)
-def active(ctx):
-    """Figs 7.4-7.6: IWTM (IVI) and LDA+KMEANS at every K, active vs random selection."""
+def _active_data(ctx):
     s = ctx.settings
     a = s.active
     z, meta = _load(ctx.input("data"), s.desc_per_doc, ctx.seed(7))
@@ -204,23 +203,55 @@ def active(ctx):
     if a.test_max is not None and len(test) > a.test_max:
         rs = np.random.default_rng(ctx.seed(a.seed_offset, 99))
         test = np.sort(rs.choice(test, a.test_max, replace=False))
+    return z, meta, labels, order, seed_docs, pool, test
+
+
+@STUDY.run("active_part", settings=ActiveStepSettings)
+def active_part(ctx):
+    """One (seed, learner) of Figs 7.4-7.6: IWTM (IVI) or LDA+KMEANS at one K, with
+    every selection method."""
+    s = ctx.settings
+    a = s.active
+    part = parts.part_name(ctx, parts.active(s))
+    r_, w = part.split("_", 1)
+    r = int(r_[1:])
+    z, meta, labels, order, seed_docs, pool, test = _active_data(ctx)
+    seed = ctx.seed(a.seed_offset, r)
     rows = []
-    for r in range(a.seeds):
-        seed = ctx.seed(a.seed_offset, r)
+    if w == "iwtm":
         for method in a.methods:
             rows += run_loop(IwtmLearner(z, a, s.cavi, seed), labels, seed_docs, pool, test,
                              a, s.svm, method, seed)  # fmt: skip
+    else:
         book = seed_docs if a.codebook == "seed" else order
-        for K in a.lda_K:
-            lrn = LdaLearner(z, np.concatenate([order, test]), book, K, a.T, s.kmeans_lda, seed)
-            for method in a.methods:
-                rows += run_loop(lrn, labels, seed_docs, pool, test, a, s.svm, method, seed)
+        lrn = LdaLearner(z, np.concatenate([order, test]), book, int(w[1:]), a.T, s.kmeans_lda,
+                         seed)  # fmt: skip
+        for method in a.methods:
+            rows += run_loop(lrn, labels, seed_docs, pool, test, a, s.svm, method, seed)
+    parts.write(ctx.output("part"), rows, n_pool=np.array(len(order)),
+                n_test=np.array(len(test)))  # fmt: skip
+
+
+@STUDY.run("active", settings=ActiveStepSettings)
+def active(ctx):
+    """Figs 7.4-7.6: IWTM (IVI) and LDA+KMEANS at every K, active vs random selection;
+    the parts (``active_part``) collected in order."""
+    s = ctx.settings
+    a = s.active
+    names = parts.active(s)
+    files = parts.inputs(ctx, names)
+    rows, sizes = [], {}
+    for name in names:
+        prow, arrays = parts.read(files[name])
+        rows += prow
+        sizes = {k: int(v) for k, v in arrays.items()}
+    meta = ctx.json("meta")
     df = pd.DataFrame(rows)
     df["K"] = np.where(df.model == "LDA_KMEANS", df["size"], np.nan)
     df["seed"] = df.seed.map({ctx.seed(a.seed_offset, r): r for r in range(a.seeds)})
     df.insert(0, "dataset", meta["dataset"])
-    df["n_pool"] = len(order)
-    df["n_test"] = len(test)
+    df["n_pool"] = sizes["n_pool"]
+    df["n_test"] = sizes["n_test"]
     df["score"] = "svm_ovr_decision"
     df["codebook"] = a.codebook
     df.to_csv(ctx.output("csv"), index=False)

@@ -5,12 +5,13 @@ Fig 5.4 (semi-supervised)."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from latentlab.plotting import log_axis, log_ticks
+from latentlab.plotting import figure, log_axis, log_ticks, name_dataset, scaled_axis
 from latentlab.studies.shape import FigureOutput
 
 from .claims import CLAIMS
@@ -22,62 +23,92 @@ def _concat(ctx, name):
     return pd.concat([pd.read_csv(p) for p in ctx.input_list(name)], ignore_index=True)
 
 
-def _acc_vs_k(df, base, dots, title, ctx):
+# the models as the document names them (the CSVs keep the code names)
+MODEL_NAMES = {
+    "sLDA_BOW": "LDA + bag of words (supervised)",
+    "IWTM": "IWTM (Gibbs)",
+    "LDA_on_IWTM_clusters": "LDA on IWTM's visual words",
+    "IWTM_CAVI": "IWTM (CAVI) + HIK SVM",
+    "LDA_KMEANS": "LDA + K-means words",
+    "LDA_GDPMM": "LDA + GDPMM words",
+}
+ACC_VS_K = {  # figure -> (the line model, the dot models, title)
+    "fig4_1": ("sLDA_BOW", ["IWTM", "LDA_on_IWTM_clusters"],
+               "Fig 4.1: Gibbs IWTM vs supervised LDA+BOW"),
+    "fig5_2": ("LDA_KMEANS", ["IWTM_CAVI", "LDA_GDPMM"],
+               "Fig 5.2: CAVI IWTM + HIK SVM vs LDA+KMEANS vs LDA+GDPMM"),
+}  # fmt: skip
+
+
+def _name(m) -> str:
+    return MODEL_NAMES.get(m, m)
+
+
+def draw_acc_vs_k(df: pd.DataFrame, step: str):
+    """Figs 4.1/5.2 from their CSV (one row per run): the line model's accuracy against its
+    vocabulary size K (mean and sd over its runs), each dot model at its own (inferred) K;
+    one panel per (dataset, T, n_train), one legend below the panels, off the points."""
+    base, dots, title = ACC_VS_K[step]
     Ts, ns = sorted(df["T"].unique()), sorted(df.n_train.unique())
     ds = sorted(df.dataset.unique())
-    fig, axes = plt.subplots(
-        len(Ts) * len(ds), len(ns), figsize=(4 * len(ns), 3.2 * len(Ts) * len(ds)), squeeze=False
-    )
+    fig, axes = figure(len(Ts) * len(ds), len(ns), width=4, height=3.2, squeeze=False)
     for a, (d, T) in enumerate([(d, T) for d in ds for T in Ts]):
         for b, n in enumerate(ns):
             ax = axes[a, b]
             sub = df[(df.dataset == d) & (df["T"] == T) & (df.n_train == n)]
             g = sub[sub.model == base].groupby("K").acc.agg(["mean", "std"]).reset_index()
-            ax.errorbar(
-                g.K, 100 * g["mean"], yerr=100 * g["std"].fillna(0), marker="o", ms=3, label=base
-            )
-            for mk, m in zip("Dsv", dots, strict=False):
+            ax.errorbar(g.K, 100 * g["mean"], yerr=100 * g["std"].fillna(0), marker="o", ms=3,
+                        capsize=2, label=_name(base), color="C0")  # fmt: skip
+            for i, (mk, m) in enumerate(zip("Dsv", dots, strict=False)):
                 s2 = sub[sub.model == m]
                 if len(s2):
-                    ax.plot(s2.K.mean(), 100 * s2.acc.mean(), mk, ms=9, label=m)
+                    ax.plot(s2.K.mean(), 100 * s2.acc.mean(), mk, ms=9, label=_name(m),
+                            color=f"C{i + 1}")  # fmt: skip
             ax.set_xscale("log")
             # the sweep's K, and the other models' own K where it is not crowded
             log_ticks(ax, g.K, extra=sub[sub.model != base].groupby("model").K.mean())
             ax.set_title(f"{d}, T={T}, {n}/class", fontsize=9)
             ax.set_xlabel("vocabulary size K (clusters)")
             ax.set_ylabel("test accuracy (%)")
-    axes[0, 0].legend(fontsize=7)
+    runs = df[df.model == base].groupby(["dataset", "T", "n_train", "K"]).size()
+    lo, hi = int(runs.min()), int(runs.max())
+    n_runs = f"{lo} run{'s' if hi > 1 else ''}" if lo == hi else f"{lo}–{hi} runs"
+    note = f"line: mean over {n_runs} per K, error bars: sd over runs" + (
+        " (none with one run)" if hi == 1 else ""
+    )
+    handles, labels = axes[0, 0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="outside lower center", ncol=3, fontsize=8,
+               title=f"{note}; dots: each model at its own vocabulary size (mean over its runs)",
+               title_fontsize=8)  # fmt: skip
     fig.suptitle(title)
-    fig.tight_layout()
+    name_dataset(fig, *ds)
+    return fig
+
+
+def _acc_vs_k(ctx, name: str) -> FigureOutput:
+    df = _concat(ctx, name)
+    fig = draw_acc_vs_k(df, ctx.step)
     return FigureOutput(fig, df, {"reductions": ctx.settings.reductions}, allow_nan=True)
+
+
+@STUDY.redraw("fig4_1", "fig5_2")
+def _redraw_acc_vs_k(df, meta):
+    return draw_acc_vs_k(df, meta["step"])
 
 
 @STUDY.figure("fig4_1", settings=FigSettings)
 def fig4_1(ctx):
     """Fig 4.1: accuracy vs vocabulary size, Gibbs IWTM (and LDA on its clusters) vs
     supervised LDA+BOW."""
-    df = _concat(ctx, "ch4")
-    return _acc_vs_k(
-        df,
-        "sLDA_BOW",
-        ["IWTM", "LDA_on_IWTM_clusters"],
-        "Fig 4.1: Gibbs IWTM vs supervised LDA+BOW",
-        ctx,
-    )
+    return _acc_vs_k(ctx, "ch4")
 
 
 @STUDY.figure("fig5_2", settings=FigSettings)
 def fig5_2(ctx):
     """Fig 5.2: accuracy vs vocabulary size, CAVI IWTM + HIK SVM vs LDA+KMEANS vs
     LDA+GDPMM."""
-    df = _concat(ctx, "ch5")
-    res = _acc_vs_k(
-        df,
-        "LDA_KMEANS",
-        ["IWTM_CAVI", "LDA_GDPMM"],
-        "Fig 5.2: CAVI IWTM + HIK SVM vs LDA+KMEANS vs LDA+GDPMM",
-        ctx,
-    )
+    res = _acc_vs_k(ctx, "ch5")
+    df = res.data
     # which Gaussian DP mixture made LDA+GDPMM's words (ch5's gdpmm.engine; issue 22 case 7)
     eng = df.get("gdpmm_engine", pd.Series(dtype=object)).dropna().unique()
     res.meta["lda_gdpmm_engine"] = sorted(map(str, eng)) or ["sklearn (before the key)"]
@@ -100,7 +131,7 @@ def _confusion_panel(fig, ax, M, names, title, fontsize):
 def fig4_2(ctx):
     """Fig 4.2: confusion matrices of IWTM and sLDA+BOW (each one's best run)."""
     paths = ctx.input_list("confusion")
-    fig, axes = plt.subplots(len(paths), 2, figsize=(10, 4.6 * len(paths)), squeeze=False)
+    fig, axes = figure(len(paths), 2, width=5, height=4.6, squeeze=False)
     rows = []
     for a, p in enumerate(paths):
         z = np.load(p)
@@ -110,12 +141,18 @@ def fig4_2(ctx):
             M = z[m]
             k = keys[m]
             what = f"T={k[1]}, {k[2]}/class" + (f", K={k[4]}" if len(k) > 4 else "")
-            _confusion_panel(fig, axes[a, b], M, names, f"{m} (best run: {what})", 6)
+            title = f"{_dataset_of(p)}: {_name(m)}\n(best run: {what})"
+            _confusion_panel(fig, axes[a, b], M, names, title, 6)
             for i, j in np.ndindex(M.shape):
                 rows.append(dict(file=str(p), model=m, true=names[i], pred=names[j], rate=M[i, j]))
     fig.suptitle("Fig 4.2: row-normalised confusion matrices of the best models")
-    fig.tight_layout()
+    name_dataset(fig, *[_dataset_of(p) for p in paths])
     return FigureOutput(fig, pd.DataFrame(rows), {"reductions": ctx.settings.reductions})
+
+
+def _dataset_of(path) -> str:
+    """The dataset of a per-dataset output ``<chapter>_<dataset>.<ext>`` (rules/iwtm.smk)."""
+    return Path(path).stem.split("_", 1)[1]
 
 
 @STUDY.figure("fig4_3", settings=FigSettings)
@@ -125,7 +162,7 @@ def fig4_3(ctx):
     z = np.load(ctx.input("confusion"))
     df = pd.read_csv(ctx.input("scene8"))
     M, names = z["confusion"], [str(c) for c in z["class_names"]]
-    fig, (ax, tx) = plt.subplots(1, 2, figsize=(11, 4.8), width_ratios=[1.3, 1])
+    fig, (ax, tx) = figure(1, 2, width=5.5, height=4.8, width_ratios=[1.3, 1])
     d, T = df.dataset.iloc[0], int(df["T"].iloc[0])
     _confusion_panel(fig, ax, M, names, f"IWTM on {d}, T = {T}", 7)
     acc, sd = 100 * df.acc.mean(), 100 * df.acc.std() if len(df) > 1 else float("nan")
@@ -143,7 +180,7 @@ def fig4_3(ctx):
     tx.set_title(f"{int(df.n_train.iloc[0])} training images per class, "
                  f"{int(df.n_test.iloc[0])} test images", fontsize=9)  # fmt: skip
     fig.suptitle(f"Fig 4.3: IWTM on 8-scene (this run: {d}, {df.data_kind.iloc[0]})")
-    fig.tight_layout()
+    name_dataset(fig, d)
     rows = [dict(true=names[i], pred=names[j], rate=M[i, j]) for i, j in np.ndindex(M.shape)]
     out = pd.DataFrame(rows).assign(dataset=d, T=T, acc_mean=acc)
     return FigureOutput(fig, out, {"runs": df.to_dict("records")})
@@ -153,12 +190,13 @@ def fig4_3(ctx):
 def fig5_1(ctx):
     """Fig 5.1: sparsity of b~, q(c_k = c) of the 100 atoms with the most data over the
     clusters they map to."""
-    z = np.load(ctx.input_list("beta")[0])
+    path = ctx.input_list("beta")[0]
+    z = np.load(path)
     B, n_k = z["beta"], z["n_k"]
     top = np.argsort(-n_k, kind="stable")[:100]
     Bs = B[top]
     cols = np.unique(Bs.argmax(1))
-    fig, ax = plt.subplots(figsize=(7, 5))
+    fig, ax = figure(width=7, height=5)
     im = ax.imshow(Bs[:, cols], aspect="auto", cmap="gray_r", vmin=0, vmax=1)
     ax.grid(False)
     fig.colorbar(im, ax=ax, label="q(c_k = c)")
@@ -168,8 +206,11 @@ def fig5_1(ctx):
     ax.set_ylabel("atom (100 largest by data)")
     frac = float((Bs.max(1) > 0.99).mean()) if len(Bs) else float("nan")
     ax.set_title(
-        f"Fig 5.1: q(c_k) of the atoms; rows with max > 0.99: {100 * frac:.0f} %", fontsize=10
+        f"Fig 5.1: q(c_k) of the atoms on {_dataset_of(path)}; rows with max > 0.99: "
+        f"{100 * frac:.0f} %",
+        fontsize=10,
     )
+    name_dataset(fig, _dataset_of(path))
     df = pd.DataFrame({"atom": top, "n_k": n_k[top], "max_b": Bs.max(1)})
     return FigureOutput(fig, df, {"onehot_frac": frac})
 
@@ -178,7 +219,7 @@ def fig5_1(ctx):
 def fig5_3(ctx):
     """Fig 5.3: LDA+KMEANS training time per K and its ratio to CAVI IWTM's."""
     df = _concat(ctx, "ch5")
-    fig, axes = plt.subplots(1, 2, figsize=(10, 4))
+    fig, axes = figure(1, 2, width=5, height=4)
     rows = []
     for (d, T, n), sub in df.groupby(["dataset", "T", "n_train"]):
         iw = sub[sub.model == "IWTM_CAVI"].seconds.mean()
@@ -198,7 +239,7 @@ def fig5_3(ctx):
     axes[1].axhline(1, color="k", lw=0.5)
     axes[0].legend(fontsize=8)
     fig.suptitle("Fig 5.3: run time (machine shared with other jobs)")
-    fig.tight_layout()
+    name_dataset(fig, *sorted(df.dataset.unique()))
     return FigureOutput(fig, pd.DataFrame(rows), {"reductions": ctx.settings.reductions})
 
 
@@ -208,7 +249,7 @@ def fig5_4(ctx):
     number of labelled images per class."""
     df = _concat(ctx, "semi")
     ds = sorted(df.dataset.unique())
-    fig, axes = plt.subplots(1, len(ds), figsize=(6 * len(ds), 4.2), squeeze=False)
+    fig, axes = figure(1, len(ds), width=6, height=4.2, squeeze=False)
     rows = []
     for ax, d in zip(axes[0], ds, strict=True):
         sub = df[df.dataset == d]
@@ -226,8 +267,9 @@ def fig5_4(ctx):
         ax.set_ylabel("test accuracy (%)")
         ax.set_title(f"{d}, T={int(sub['T'].iloc[0])}", fontsize=9)
         ax.legend(fontsize=8)
-    fig.suptitle("Fig 5.4: semi-supervised IWTM (CAVI topics + HIK SVM)")
-    fig.tight_layout()
+    fig.suptitle("Fig 5.4: semi-supervised IWTM (CAVI topics + HIK SVM); mean over runs, "
+                 "error bars: sd over runs")  # fmt: skip
+    name_dataset(fig, *ds)
     return FigureOutput(fig, pd.DataFrame(rows), {"reductions": ctx.settings.reductions},
                         allow_nan=True)  # fmt: skip
 
@@ -242,7 +284,7 @@ def fig6_1(ctx):
     vs training progress (documents seen / N_doc), SVI at each rho vs CAVI."""
     df = _concat(ctx, "svi")
     ds = sorted(df.dataset.unique())
-    fig, axes = plt.subplots(len(ds), 2, figsize=(11, 4.2 * len(ds)), squeeze=False)
+    fig, axes = figure(len(ds), 2, width=5.5, height=4.2, squeeze=False)
     rows = []
     for a, d in enumerate(ds):
         sub = df[df.dataset == d]
@@ -261,6 +303,7 @@ def fig6_1(ctx):
         n = int(sub.n_doc.iloc[0])
         axes[a, 0].set_xlabel("training time (s, snapshots excluded)")
         axes[a, 0].set_ylabel("full-corpus ELBO (nats)")
+        scaled_axis(axes[a, 0], "y")  # 10^k in the label, no "1e6" above the panel
         axes[a, 0].set_title(f"(a) {d}: ELBO vs time, N_doc = {n}", fontsize=9)
         axes[a, 1].set_xlabel("documents seen / N_doc (CAVI iterations)")
         axes[a, 1].set_ylabel("clusters with n_c >= 1")
@@ -268,8 +311,8 @@ def fig6_1(ctx):
         for ax in axes[a]:
             ax.legend(fontsize=8)
     fig.suptitle(f"Fig 6.1: SVI vs CAVI, T = {int(df['T'].iloc[0])}, mean of "
-                 f"{df.seed.nunique()} run(s)")  # fmt: skip
-    fig.tight_layout()
+                 f"{df.seed.nunique()} run(s) (error bars: sd over runs)")  # fmt: skip
+    name_dataset(fig, *ds)
     return FigureOutput(fig, pd.DataFrame(rows), {"reductions": ctx.settings.reductions},
                         allow_nan=True)  # fmt: skip
 
@@ -279,7 +322,7 @@ def fig6_2(ctx):
     """Fig 6.2: one LDA+KMEANS run's time (ch. 5, per K) divided by IWTM-SVI's training
     time at the smallest rho (Fig 6.1's runs), at the n_train and T of the SVI runs."""
     svi, c5 = _concat(ctx, "svi"), _concat(ctx, "ch5")
-    fig, ax = plt.subplots(figsize=(6.5, 4.2))
+    fig, ax = figure(width=6.5, height=4.2)
     rows = []
     for d, sub in svi.groupby("dataset"):
         rho = float(sub.rho.min())
@@ -300,7 +343,7 @@ def fig6_2(ctx):
     ax.set_ylabel("LDA+KMEANS time / IWTM-SVI time (ratio)")
     ax.legend(fontsize=8)
     ax.set_title(f"Fig 6.2: normalised training time (SVI rho = {svi.rho.min():g})", fontsize=10)
-    fig.tight_layout()
+    name_dataset(fig, *sorted(svi.dataset.unique()))
     return FigureOutput(fig, pd.DataFrame(rows), {"reductions": ctx.settings.reductions})
 
 
@@ -309,7 +352,7 @@ def fig7_1(ctx):
     """Fig 7.1 analogue: clusters with at least one expected datum (a) and the lower bound
     (b) vs VB iteration of a variational Gaussian DP mixture on this run's descriptors."""
     df = _concat(ctx, "pareback")
-    fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
+    fig, axes = figure(1, 2, width=5.5, height=4.2)
     g = df.groupby(["dataset", "iteration"]).agg(clusters=("clusters", "mean"),
                                                   lower_bound=("lower_bound", "mean"))  # fmt: skip
     for d, sub in g.groupby(level=0):
@@ -319,13 +362,14 @@ def fig7_1(ctx):
     C, N = int(df.C.iloc[0]), int(df.N.iloc[0])
     axes[0].set_ylabel(f"clusters with >= 1 expected datum (of C = {C})")
     axes[1].set_ylabel("variational lower bound (sklearn lower_bound_)")
+    scaled_axis(axes[1], "y")
     for ax, t in zip(axes, ("(a) number of clusters", "(b) lower bound"), strict=True):
         ax.set_xlabel("VB iteration")
         ax.set_title(t, fontsize=9)
         ax.legend(fontsize=8)
     fig.suptitle(f"Fig 7.1 analogue: paring back in a variational Gaussian DP mixture "
                  f"(N = {N}, {df.seed.nunique()} run(s))")  # fmt: skip
-    fig.tight_layout()
+    name_dataset(fig, *sorted(df.dataset.unique()))
     return FigureOutput(fig, g.reset_index(), {"reductions": ctx.settings.reductions})
 
 
@@ -335,7 +379,7 @@ def fig7_3(ctx):
     IVI vs IVI-NO-EXTEND; dotted lines where the set grows."""
     df = _concat(ctx, "ivi_trace")
     ds = sorted(df.dataset.unique())
-    fig, axes = plt.subplots(len(ds), 2, figsize=(11, 4.2 * len(ds)), squeeze=False)
+    fig, axes = figure(len(ds), 2, width=5.5, height=4.2, squeeze=False)
     rows = []
     for a, d in enumerate(ds):
         sub = df[df.dataset == d]
@@ -355,14 +399,16 @@ def fig7_3(ctx):
                 ax.axvline(it - 0.5, color="gray", lw=0.6, ls=":")
         axes[a, 0].set_ylabel("clusters with n_c >= 1")
         axes[a, 1].set_ylabel("ELBO on the current training set (nats)")
+        scaled_axis(axes[a, 1], "y")
         axes[a, 0].set_title(f"(a) {d}: number of clusters", fontsize=9)
         axes[a, 1].set_title(f"(b) {d}: ELBO (documents {grow.min()} -> {grow.max()})",
                              fontsize=9)  # fmt: skip
         for ax in axes[a]:
             ax.set_xlabel("SVI iteration (dotted: the training set grows)")
             ax.legend(fontsize=8)
-    fig.suptitle("Fig 7.3: incremental VI with and without EXTEND")
-    fig.tight_layout()
+    fig.suptitle(f"Fig 7.3: incremental VI with and without EXTEND (mean of "
+                 f"{df.seed.nunique()} run(s), error bars: sd over runs)")  # fmt: skip
+    name_dataset(fig, *ds)
     return FigureOutput(fig, pd.DataFrame(rows), {"reductions": ctx.settings.reductions},
                         allow_nan=True)  # fmt: skip
 
@@ -396,7 +442,7 @@ def fig7_4(ctx):
     df = _concat(ctx, "active")
     cur = _curves(df[df.model == "IWTM"])
     ds = sorted(cur.dataset.unique())
-    fig, axes = plt.subplots(1, len(ds), figsize=(6 * len(ds), 4.2), squeeze=False)
+    fig, axes = figure(1, len(ds), width=6, height=4.2, squeeze=False)
     for ax, d in zip(axes[0], ds, strict=True):
         for method, g in cur[cur.dataset == d].groupby("method"):
             _band(ax, g, f"IWTM {method}")
@@ -405,7 +451,7 @@ def fig7_4(ctx):
         ax.set_title(f"{d}", fontsize=9)
         ax.legend(fontsize=8)
     fig.suptitle(f"Fig 7.4: active learning vs random selection, IWTM ({_runs(df)})")
-    fig.tight_layout()
+    name_dataset(fig, *ds)
     return FigureOutput(fig, cur, {"reductions": ctx.settings.reductions}, allow_nan=True)
 
 
@@ -416,7 +462,7 @@ def fig7_5(ctx):
     df = _concat(ctx, "active")
     cur = _curves(df[df.method == "active"])
     ds = sorted(cur.dataset.unique())
-    fig, axes = plt.subplots(len(ds), 2, figsize=(12, 4.4 * len(ds)), squeeze=False)
+    fig, axes = figure(len(ds), 2, width=6, height=4.4, squeeze=False)
     for a, d in enumerate(ds):
         c = cur[cur.dataset == d]
         lda = c[c.model == "LDA_KMEANS"]
@@ -437,8 +483,9 @@ def fig7_5(ctx):
         axes[a, 1].set_ylabel("clusters with n_c >= 1")
         axes[a, 1].set_title(f"(b) {d}: IWTM's number of clusters", fontsize=9)
         axes[a, 1].legend(fontsize=8)
-    fig.suptitle(f"Fig 7.5: active learning, IWTM vs LDA+KMEANS ({_runs(df)})")
-    fig.tight_layout()
+    fig.suptitle(f"Fig 7.5: active learning, IWTM vs LDA+KMEANS ({_runs(df)}; band and error "
+                 "bars: sd over runs)")  # fmt: skip
+    name_dataset(fig, *ds)
     return FigureOutput(fig, cur, {"reductions": ctx.settings.reductions}, allow_nan=True)
 
 
@@ -450,7 +497,7 @@ def fig7_6(ctx):
     keys = sorted({(d, int(K)) for d, K in zip(cur.dataset, cur.K, strict=True)})
     ncol = min(4, len(keys))
     nrow = -(-len(keys) // ncol)
-    fig, axes = plt.subplots(nrow, ncol, figsize=(4 * ncol, 3.4 * nrow), squeeze=False)
+    fig, axes = figure(nrow, ncol, width=4, height=3.4, squeeze=False)
     for ax, (d, K) in zip(axes.flat, keys, strict=False):
         for method, g in cur[(cur.dataset == d) & (cur.K == K)].groupby("method"):
             _band(ax, g, method)
@@ -461,7 +508,7 @@ def fig7_6(ctx):
     for ax in list(axes.flat)[len(keys) :]:
         ax.axis("off")
     fig.suptitle(f"Fig 7.6: LDA+KMEANS active vs random selection per K ({_runs(df)})")
-    fig.tight_layout()
+    name_dataset(fig, *sorted({d for d, _ in keys}))
     return FigureOutput(fig, cur, {"reductions": ctx.settings.reductions}, allow_nan=True)
 
 
@@ -474,7 +521,9 @@ def fig6_3(ctx):
     z = np.load(ctx.input("maps"))
     acc = pd.read_csv(ctx.input("sun"))
     n = int(z["n_show"])
-    fig, axes = plt.subplots(n + 1, 3, figsize=(10, 3.1 * (n + 1)), squeeze=False)
+    # constrained layout keeps the suptitle above the first row's titles (tight_layout set
+    # it on them: issue 40)
+    fig, axes = figure(n + 1, 3, width=10 / 3, height=3.1, squeeze=False)
     rng = np.random.default_rng(0)
     colours = rng.random((4096, 3))
     for i in range(n):
@@ -514,5 +563,5 @@ def fig6_3(ctx):
     d = acc.dataset.iloc[0]
     fig.suptitle(f"Fig 6.3: topic vs visual-word maps and per-class accuracy ({d}, "
                  f"{acc.data_kind.iloc[0]})")  # fmt: skip
-    fig.tight_layout()
+    name_dataset(fig, d)
     return FigureOutput(fig, a.reset_index(), {"reductions": ctx.settings.reductions})

@@ -14,6 +14,7 @@ import pandas as pd
 
 from latentlab.data.splits import pool_train
 
+from . import parts
 from .runs import _load, _sub
 from .study import STUDY, ParebackSettings
 
@@ -47,19 +48,29 @@ def clusters_per_iteration(X, C, gamma, n_iter, seed, min_count=1.0):
     return rows
 
 
-@STUDY.run("pareback", settings=ParebackSettings)
-def pareback(ctx):
-    """Fig 7.1 analogue: clusters with at least one expected datum and the lower bound after
-    each VB iteration of a variational Gaussian DP mixture on the training descriptors."""
+@STUDY.run("pareback_part", settings=ParebackSettings)
+def pareback_part(ctx):
+    """One seed of the Fig 7.1 analogue: clusters with at least one expected datum and the
+    lower bound after each VB iteration of a variational Gaussian DP mixture on the
+    training descriptors (at most ``max_points``, the same seeded subsample every seed)."""
     s = ctx.settings.pareback
+    r = int(parts.part_name(ctx, parts.pareback(ctx.settings))[1:])
     z, meta = _load(ctx.input("data"), ctx.settings.desc_per_doc, ctx.seed(7))
     X, _ = _sub(z, pool_train(z["rank"], s.n_train))
     rng = np.random.default_rng(ctx.seed(s.seed_offset))
     if s.max_points is not None and len(X) > s.max_points:
         X = X[np.sort(rng.choice(len(X), s.max_points, replace=False))]
     rows = []
-    for r in range(s.seeds):
-        for row in clusters_per_iteration(X, s.C, s.gamma, s.n_iter, ctx.seed(s.seed_offset, r)):
-            rows.append(dict(dataset=meta["dataset"], data_kind=meta["data_kind"], seed=r,
-                             N=len(X), C=s.C, gamma=s.gamma, **row))  # fmt: skip
+    for row in clusters_per_iteration(X, s.C, s.gamma, s.n_iter, ctx.seed(s.seed_offset, r)):
+        rows.append(dict(dataset=meta["dataset"], data_kind=meta["data_kind"], seed=r,
+                         N=len(X), C=s.C, gamma=s.gamma, **row))  # fmt: skip
+    parts.write(ctx.output("part"), rows)
+
+
+@STUDY.run("pareback", settings=ParebackSettings)
+def pareback(ctx):
+    """Fig 7.1 analogue: the seeds' parts (``pareback_part``) collected in order."""
+    names = parts.pareback(ctx.settings)
+    files = parts.inputs(ctx, names)
+    rows = [row for name in names for row in parts.read(files[name])[0]]
     pd.DataFrame(rows).to_csv(ctx.output("csv"), index=False)

@@ -5,6 +5,8 @@ LDA+GDPMM, decoupled SVM vs generative classification)."""
 from __future__ import annotations
 
 import json
+import pickle
+import re
 import time
 from dataclasses import asdict
 from pathlib import Path
@@ -12,6 +14,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from latentlab.checkpoint import Checkpoint
 from latentlab.data.featureset import SCENE8, SCENE13, FeatureSet
 from latentlab.data.splits import pool_split, pool_test, pool_train
 from latentlab.errors import ConfigError, DataError
@@ -23,6 +26,7 @@ from latentlab.models.iwtm.slda import SupervisedLDA
 from latentlab.outputs import write_csv, write_json
 from latentlab.studies.shape import derive_seed
 
+from . import parts
 from . import pipeline as P
 from .study import STUDY, DataSettings, ExpSettings, Scene8Settings
 
@@ -190,70 +194,101 @@ def _fs(z, docs):
 
 
 # ------------------------------------------------------------------------------ ch. 4
-@STUDY.run("ch4", settings=ExpSettings)
-def ch4(ctx):
-    """Fig 4.1/4.2/4.3, Table 4.1: Gibbs IWTM vs supervised LDA+BOW over the K sweep."""
+_CH4_PART = re.compile(r"T(\d+)_n(\d+)_r(\d+)_(fit|iwtm|slda)")
+
+
+def _resuming(ck) -> None:
+    """Say (in the job's log) where a saved checkpoint of this job resumes."""
+    st = ck.load()
+    if st is not None:
+        step = st.get("it", st.get("j"))
+        print(f"resuming from checkpoint {ck.path.name}: {st['phase']} step {step}", flush=True)
+
+
+def _save_fit(path, m, sec) -> None:
+    """A Gibbs fit's final state (and its seconds) as a part: the fold-in's input."""
+    blob = pickle.dumps({"model": m.state(), "seconds": sec}, protocol=pickle.HIGHEST_PROTOCOL)
+    parts.write(path, [], state=np.frombuffer(blob, np.uint8))
+
+
+def _load_fit(path, X):
+    """(the fitted sampler on ``X``, the fit's seconds) from :func:`_save_fit`'s part."""
+    _, arrays = parts.read(path)
+    st = pickle.loads(arrays["state"].tobytes())
+    return IWTMGibbs.__new__(IWTMGibbs).restore(st["model"], X), st["seconds"]
+
+
+@STUDY.run("ch4_part", settings=ExpSettings)
+def ch4_part(ctx):
+    """One part of ch4 (Fig 4.1/4.2, Table 4.1) at (T, n_train, seed): the Gibbs IWTM fit
+    (``fit``, checkpointed: latentlab.checkpoint; its output is the sampler's state), the
+    test fold-in from that state (checkpointed) with LDA on IWTM's own clusters (hard:
+    highest predictive f_k, chunked) (``iwtm``), or the sLDA+BOW K sweep (``slda``)."""
     s = ctx.settings
+    part = parts.part_name(ctx, parts.jobs("ch4", s))
+    T, n, r, piece = _CH4_PART.fullmatch(part).groups()
+    T, n, r = int(T), int(n), int(r)
     z, meta = _load(ctx.input("data"), s.desc_per_doc, ctx.seed(7))
     g = s.gibbs
     rank, labels = z["rank"], z["labels"]
     test = np.where(rank < 0)[0]
     Y = len(meta["class_names"])
+    tr = pool_train(rank, n)
+    X, ip = _sub(z, np.concatenate([tr, test]))
+    y = np.concatenate([labels[tr], np.full(len(test), -1)])
+    seed = ctx.seed(g.seed_offset, r)
+    rows, conf = [], []
+    ck = Checkpoint(ctx.output("part"), ctx.unit_key())
+    _resuming(ck)
+    if piece == "fit":
+        m, sec = _gibbs_fit(g, T, X, ip, y, Y, len(tr), seed, ck)
+        _save_fit(ctx.output("part"), m, sec)
+        ck.clear()
+        return
+    if piece == "iwtm":
+        m, t_train = _load_fit(ctx.input("fit"), X)
+        pred = _gibbs_predict(m, g, len(tr), ip, ck)
+        acc = float((pred == labels[test]).mean())
+        rows.append(dict(model="IWTM", T=T, n_train=n, K=m.n_dishes(), seed=r, acc=acc,
+                         seconds=t_train, sweeps=g.n_iter))  # fmt: skip
+        conf.append((["IWTM", T, n, r], acc, P.confusion(labels[test], pred, Y)))
+        # Table 4.1: LDA on IWTM's own clusters (hard: highest predictive f_k)
+        words, W = m.dish_argmax(X)
+        rows.append(_slda_row(s, "LDA_on_IWTM_clusters", words, W, ip, y, tr, labels, test,
+                              T, n, r, seed, Y)[0])  # fmt: skip
+    else:
+        for K in s.slda.K:
+            km = P.kmeans_codebook(X[: ip[len(tr)]], K, s.slda.kmeans_iter,
+                                   s.slda.kmeans_points, seed)  # fmt: skip
+            row, pr = _slda_row(s, "sLDA_BOW", km.predict(X), K, ip, y, tr, labels, test, T, n,
+                                r, seed, Y)  # fmt: skip
+            rows.append(row)
+            conf.append((["sLDA_BOW", T, n, r, K], row["acc"], P.confusion(labels[test], pr, Y)))
+    parts.write(ctx.output("part"), rows, conf=np.array(json.dumps([[k, a] for k, a, _ in conf])),
+                conf_M=np.array([M for _, _, M in conf]).reshape(len(conf), Y, Y))  # fmt: skip
+    ck.clear()
+
+
+def _conf(arrays) -> list:
+    """A part's confusion entries: (key, accuracy, matrix)."""
+    keys = json.loads(str(arrays["conf"]))
+    return [(tuple(k), a, M) for (k, a), M in zip(keys, arrays["conf_M"], strict=True)]
+
+
+@STUDY.run("ch4", settings=ExpSettings)
+def ch4(ctx):
+    """Fig 4.1/4.2/4.3, Table 4.1: Gibbs IWTM vs supervised LDA+BOW over the K sweep; the
+    parts (``ch4_part``) collected in order into the CSV and the best confusion matrices."""
+    s = ctx.settings
+    names = parts.ch4(s)
+    files = parts.inputs(ctx, names)
+    meta = ctx.json("meta")
     rows, conf = [], {}
-    for T in g.T:
-        for n in s.n_train:
-            tr = pool_train(rank, n)
-            docs = np.concatenate([tr, test])
-            X, ip = _sub(z, docs)
-            y = np.concatenate([labels[tr], np.full(len(test), -1)])
-            for r in range(g.seeds):
-                seed = ctx.seed(g.seed_offset, r)
-                m, pred, t_train = _gibbs_iwtm(g, T, X, ip, y, Y, len(tr), seed)
-                acc = float((pred == labels[test]).mean())
-                vocab = m.n_dishes()
-                rows.append(
-                    dict(
-                        model="IWTM",
-                        T=T,
-                        n_train=n,
-                        K=vocab,
-                        seed=r,
-                        acc=acc,
-                        seconds=t_train,
-                        sweeps=g.n_iter,
-                    )
-                )
-                conf[("IWTM", T, n, r)] = (acc, P.confusion(labels[test], pred, Y))
-                # Table 4.1: LDA on IWTM's own clusters (hard: highest predictive f_k)
-                lp, live = m.dish_predictive(X)
-                words = lp.argmax(1)
-                rows.append(
-                    _slda_row(
-                        s,
-                        "LDA_on_IWTM_clusters",
-                        words,
-                        len(live),
-                        ip,
-                        y,
-                        tr,
-                        labels,
-                        test,
-                        T,
-                        n,
-                        r,
-                        seed,
-                        Y,
-                    )[0]
-                )
-                for K in s.slda.K:
-                    km = P.kmeans_codebook(
-                        X[: ip[len(tr)]], K, s.slda.kmeans_iter, s.slda.kmeans_points, seed
-                    )
-                    row, pr = _slda_row(
-                        s, "sLDA_BOW", km.predict(X), K, ip, y, tr, labels, test, T, n, r, seed, Y
-                    )
-                    rows.append(row)
-                    conf[("sLDA_BOW", T, n, r, K)] = (row["acc"], P.confusion(labels[test], pr, Y))
+    for name in names:
+        prow, arrays = parts.read(files[name])
+        rows += prow
+        for key, acc, M in _conf(arrays):
+            conf[key] = (acc, M)
     df = pd.DataFrame(rows)
     df.insert(0, "dataset", meta["dataset"])
     df.to_csv(ctx.output("csv"), index=False)
@@ -269,10 +304,8 @@ def ch4(ctx):
     )
 
 
-@STUDY.run("scene8", settings=Scene8Settings)
-def scene8(ctx):
-    """Fig 4.3: Gibbs IWTM on 8-scene at T = 100; accuracy and the confusion matrix."""
-    s, e, g = ctx.settings, ctx.settings.scene8, ctx.settings.gibbs
+def _scene8_data(ctx):
+    s, e = ctx.settings, ctx.settings.scene8
     z, meta = _load(ctx.input("data"), s.desc_per_doc, ctx.seed(7))
     rank, labels = z["rank"], z["labels"]
     if not 1 <= e.n_train <= int(rank.max()) + 1:
@@ -280,34 +313,71 @@ def scene8(ctx):
                           f"pool ({int(rank.max()) + 1} per class)")  # fmt: skip
     tr = pool_train(rank, e.n_train)
     test = pool_test(rank, labels, e.test_per_class, ctx.seed(e.seed_offset + 50))
-    docs = np.concatenate([tr, test])
-    X, ip = _sub(z, docs)
+    X, ip = _sub(z, np.concatenate([tr, test]))
     y = np.concatenate([labels[tr], np.full(len(test), -1)])
+    return meta, labels, tr, test, X, ip, y
+
+
+@STUDY.run("scene8_part", settings=Scene8Settings)
+def scene8_part(ctx):
+    """One seed of Fig 4.3, Gibbs IWTM on 8-scene at T = 100: the fit (``r0_fit``, its
+    output the sampler's state) or the test fold-in from it (``r0``); both checkpointed."""
+    s, e, g = ctx.settings, ctx.settings.scene8, ctx.settings.gibbs
+    part = parts.part_name(ctx, parts.jobs("scene8", s))
+    r = int(part[1:].removesuffix("_fit"))
+    meta, labels, tr, test, X, ip, y = _scene8_data(ctx)
     Y = len(meta["class_names"])
+    ck = Checkpoint(ctx.output("part"), ctx.unit_key())
+    _resuming(ck)
+    if part.endswith("_fit"):
+        m, sec = _gibbs_fit(g, e.T, X, ip, y, Y, len(tr), ctx.seed(e.seed_offset, r), ck)
+        _save_fit(ctx.output("part"), m, sec)
+        ck.clear()
+        return
+    m, sec = _load_fit(ctx.input("fit"), X)
+    pred = _gibbs_predict(m, g, len(tr), ip, ck)
+    row = dict(dataset=meta["dataset"], data_kind=meta["data_kind"], model="IWTM", T=e.T,
+               n_train=e.n_train, n_test=len(test), seed=r,
+               acc=float((pred == labels[test]).mean()), K=m.n_dishes(), seconds=sec,
+               sweeps=g.n_iter, reduction=e.reduction)  # fmt: skip
+    parts.write(ctx.output("part"), [row], confusion=P.confusion(labels[test], pred, Y))
+    ck.clear()
+
+
+@STUDY.run("scene8", settings=Scene8Settings)
+def scene8(ctx):
+    """Fig 4.3: Gibbs IWTM on 8-scene at T = 100; accuracy and the confusion matrix (the
+    mean over the seeds' parts)."""
+    names = parts.scene8(ctx.settings)
+    files = parts.inputs(ctx, names)
     rows, conf = [], []
-    for r in range(e.seeds):
-        m, pred, sec = _gibbs_iwtm(g, e.T, X, ip, y, Y, len(tr), ctx.seed(e.seed_offset, r))
-        rows.append(dict(dataset=meta["dataset"], data_kind=meta["data_kind"], model="IWTM",
-                         T=e.T, n_train=e.n_train, n_test=len(test), seed=r,
-                         acc=float((pred == labels[test]).mean()), K=m.n_dishes(),
-                         seconds=sec, sweeps=g.n_iter, reduction=e.reduction))  # fmt: skip
-        conf.append(P.confusion(labels[test], pred, Y))
+    for name in names:
+        prow, arrays = parts.read(files[name])
+        rows += prow
+        conf.append(arrays["confusion"])
+    meta = ctx.json("meta")
     pd.DataFrame(rows).to_csv(ctx.output("csv"), index=False)
     np.savez(ctx.output("confusion"), confusion=np.mean(conf, axis=0),
              class_names=np.array(meta["class_names"]))  # fmt: skip
 
 
-def _gibbs_iwtm(g, T, X, ip, y, Y, n_tr, seed):
+def _gibbs_fit(g, T, X, ip, y, Y, n_tr, seed, checkpoint=None):
     """Supervised Gibbs IWTM (Eqs 4.1-4.17) trained on the first ``n_tr`` documents of
-    (X, ip) with labels ``y`` (-1 for the test documents after them); the test documents
-    are folded in with ``g.test_iter`` sweeps. Returns (model, test predictions, seconds)."""
+    (X, ip) with labels ``y`` (-1 for the test documents after them). ``checkpoint``: the
+    fit saves its state to it and continues from it. Returns (model, seconds)."""
     prior = NGPrior.from_data(X[: ip[n_tr]], g.beta0, g.shape_a)
     t0 = time.perf_counter()
     m = IWTMGibbs(T, prior, g.alpha0, g.gamma, g.alpha_init, g.dish_cap, seed=seed)
-    m.fit(X, ip, y, Y, GibbsSchedule(g.n_iter, g.burn_in, g.hyper_every, g.test_iter))
-    sec = time.perf_counter() - t0
-    nd = m.fold_in(np.arange(n_tr, len(ip) - 1), g.test_iter)
-    return m, m.predict(nd), sec
+    m.fit(X, ip, y, Y, GibbsSchedule(g.n_iter, g.burn_in, g.hyper_every, g.test_iter),
+          checkpoint=checkpoint)  # fmt: skip
+    return m, time.perf_counter() - t0
+
+
+def _gibbs_predict(m, g, n_tr, ip, checkpoint=None):
+    """The test documents (after the first ``n_tr``) folded in with ``g.test_iter`` sweeps
+    (checkpointed) and classified (Eq. 4.16)."""
+    nd = m.fold_in(np.arange(n_tr, len(ip) - 1), g.test_iter, checkpoint=checkpoint)
+    return m.predict(nd)
 
 
 def _slda_row(s, model, words, W, ip, y, tr, labels, test, T, n, r, seed, Y):
@@ -324,114 +394,106 @@ def _slda_row(s, model, words, W, ip, y, tr, labels, test, T, n, r, seed, Y):
 
 
 # ------------------------------------------------------------------------------ ch. 5
-@STUDY.run("ch5", settings=ExpSettings)
-def ch5(ctx):
-    """Fig 5.1-5.3, Sec 5.6.1: CAVI IWTM + HIK SVM vs LDA+KMEANS (K sweep) vs LDA+GDPMM."""
+
+
+def _cavi_settings(c, T) -> CaviSettings:
+    return CaviSettings(T=T, C=c.C, K=c.K, alpha0=c.alpha0, gamma=c.gamma, c_top=c.c_top,
+                        map_top=c.map_top, mapping_mode=c.mapping_mode, max_local=c.max_local,
+                        local_tol=c.local_tol, el_gemm=c.el_gemm)  # fmt: skip
+
+
+@STUDY.run("ch5_part", settings=ExpSettings)
+def ch5_part(ctx):
+    """One (n_train, seed) of ch5 (Fig 5.1-5.3, Sec 5.6.1): CAVI IWTM + HIK SVM vs
+    LDA+KMEANS (K sweep) vs LDA+GDPMM at every T. Checkpointed by stage (codebooks, the
+    mixture, each T): a killed job continues after the last stage it finished."""
     s = ctx.settings
     c = s.cavi
+    n, r = (
+        int(v) for v in re.fullmatch(r"n(\d+)_r(\d+)", parts.part_name(ctx, parts.ch5(s))).groups()
+    )
     z, meta = _load(ctx.input("data"), s.desc_per_doc, ctx.seed(7))
     rank, labels = z["rank"], z["labels"]
     test = np.where(rank < 0)[0]
     Xte, ipte = _sub(z, test)
-    rows, extra = [], {}
-    for n in s.n_train:
-        tr = pool_train(rank, n)
-        Xtr, iptr = _sub(z, tr)
-        fs_tr, fs_te = _fs(z, tr), _fs(z, test)
-        for r in range(c.seeds):
-            seed = ctx.seed(c.seed_offset, r)
-            prior = NGPrior.from_data(Xtr, c.beta0, c.chi1_per_dim * Xtr.shape[1])
-            # LDA+KMEANS: codebooks shared by the T values (timed once per K)
-            books = {}
-            for K in s.kmeans_lda.K:
-                t0 = time.perf_counter()
-                km = P.kmeans_codebook(
-                    Xtr, K, s.kmeans_lda.kmeans_iter, s.kmeans_lda.kmeans_points, seed
-                )
-                books[K] = (km, time.perf_counter() - t0)
-            # LDA+GDPMM
+    tr = pool_train(rank, n)
+    Xtr, iptr = _sub(z, tr)
+    fs_tr, fs_te = _fs(z, tr), _fs(z, test)
+    seed = ctx.seed(c.seed_offset, r)
+    prior = NGPrior.from_data(Xtr, c.beta0, c.chi1_per_dim * Xtr.shape[1])
+    ck = Checkpoint(ctx.output("part"), ctx.unit_key())
+    st = ck.load() or {"rows": [], "extra": {}, "T_done": 0}
+    if "books" not in st:
+        # LDA+KMEANS: codebooks shared by the T values (timed once per K)
+        books = {}
+        for K in s.kmeans_lda.K:
             t0 = time.perf_counter()
-            wtr, wte, gd_trace = _gdpmm_words(s, prior, Xtr, Xte, seed)
-            t_gd = time.perf_counter() - t0
-            gd_vocab = int(len(np.unique(wtr)))
-            for T in c.T:
-                cs = CaviSettings(
-                    T=T,
-                    C=c.C,
-                    K=c.K,
-                    alpha0=c.alpha0,
-                    gamma=c.gamma,
-                    c_top=c.c_top,
-                    map_top=c.map_top,
-                    mapping_mode=c.mapping_mode,
-                    max_local=c.max_local,
-                    local_tol=c.local_tol,
-                    el_gemm=c.el_gemm,
-                )
-                t0 = time.perf_counter()
-                m = IWTMCavi(cs, prior, seed=seed).fit(Xtr, iptr, c.n_iter)
-                t_iwtm = time.perf_counter() - t0
-                Fte = m.transform(Xte, ipte)
-                pred, Cc = P.hik_svm(
-                    m.train_theta(), labels[tr], Fte, s.svm.C_grid, s.svm.folds, seed
-                )
-                B = m.beta_dense()
-                used = m.n_c >= 1
-                rows.append(
-                    dict(
-                        model="IWTM_CAVI",
-                        T=T,
-                        n_train=n,
-                        K=m.n_used(),
-                        seed=r,
-                        acc=float((pred == labels[test]).mean()),
-                        seconds=t_iwtm,
-                        svm_C=Cc,
-                        el_gemm_s=m.timing.get("el_gemm", 0.0),
-                        local_s=m.timing.get("local", 0.0),
-                        onehot_frac=_onehot(B, used),
-                        clusters_trace=json.dumps([h["clusters_used"] for h in m.history]),
-                    )
-                )
-                if (n, T, r) == (s.n_train[-1], c.T[0], 0):
-                    extra["beta"] = B
-                    extra["n_k"] = m.last_stats.n_k
-                for K, (km, t_km) in books.items():
-                    Mtr = P.bow(fs_tr, km.predict(Xtr), K)
-                    Mte = P.bow(fs_te, km.predict(Xte), K)
-                    Ftr, Fte2, t_lda = P.lda_features(Mtr, Mte, T, s.kmeans_lda.n_iter, seed)
-                    pred, Cc = P.hik_svm(Ftr, labels[tr], Fte2, s.svm.C_grid, s.svm.folds, seed)
-                    rows.append(
-                        dict(
-                            model="LDA_KMEANS",
-                            T=T,
-                            n_train=n,
-                            K=K,
-                            seed=r,
-                            acc=float((pred == labels[test]).mean()),
-                            seconds=t_km + t_lda,
-                            kmeans_s=t_km,
-                            lda_s=t_lda,
-                            svm_C=Cc,
-                        )
-                    )
-                Mtr, Mte = P.bow(fs_tr, wtr, s.gdpmm.C), P.bow(fs_te, wte, s.gdpmm.C)
-                Ftr, Fte2, t_lda = P.lda_features(Mtr, Mte, T, s.kmeans_lda.n_iter, seed)
-                pred, Cc = P.hik_svm(Ftr, labels[tr], Fte2, s.svm.C_grid, s.svm.folds, seed)
-                rows.append(
-                    dict(
-                        model="LDA_GDPMM",
-                        T=T,
-                        n_train=n,
-                        K=gd_vocab,
-                        seed=r,
-                        acc=float((pred == labels[test]).mean()),
-                        seconds=t_gd + t_lda,
-                        svm_C=Cc,
-                        clusters_trace=gd_trace,
-                        gdpmm_engine=s.gdpmm.engine,
-                    )
-                )
+            km = P.kmeans_codebook(Xtr, K, s.kmeans_lda.kmeans_iter, s.kmeans_lda.kmeans_points,
+                                   seed)  # fmt: skip
+            books[K] = (km, time.perf_counter() - t0)
+        st["books"] = books
+        ck.save(st)
+    if "gdpmm" not in st:
+        t0 = time.perf_counter()
+        wtr, wte, gd_trace = _gdpmm_words(s, prior, Xtr, Xte, seed)
+        st["gdpmm"] = (wtr, wte, gd_trace, time.perf_counter() - t0)
+        ck.save(st)
+    books = st["books"]
+    wtr, wte, gd_trace, t_gd = st["gdpmm"]
+    gd_vocab = int(len(np.unique(wtr)))
+    for T in c.T[st["T_done"] :]:
+        rows = st["rows"]
+        t0 = time.perf_counter()
+        m = IWTMCavi(_cavi_settings(c, T), prior, seed=seed).fit(Xtr, iptr, c.n_iter)
+        t_iwtm = time.perf_counter() - t0
+        Fte = m.transform(Xte, ipte)
+        pred, Cc = P.hik_svm(m.train_theta(), labels[tr], Fte, s.svm.C_grid, s.svm.folds, seed)
+        B = m.beta_dense()
+        used = m.n_c >= 1
+        trace = json.dumps([h["clusters_used"] for h in m.history])
+        rows.append(dict(model="IWTM_CAVI", T=T, n_train=n, K=m.n_used(), seed=r,
+                         acc=float((pred == labels[test]).mean()), seconds=t_iwtm, svm_C=Cc,
+                         el_gemm_s=m.timing.get("el_gemm", 0.0),
+                         local_s=m.timing.get("local", 0.0), onehot_frac=_onehot(B, used),
+                         clusters_trace=trace))  # fmt: skip
+        if (n, T, r) == (s.n_train[-1], c.T[0], 0):
+            st["extra"] = {"beta": B, "n_k": m.last_stats.n_k}
+        for K, (km, t_km) in books.items():
+            Mtr = P.bow(fs_tr, km.predict(Xtr), K)
+            Mte = P.bow(fs_te, km.predict(Xte), K)
+            Ftr, Fte2, t_lda = P.lda_features(Mtr, Mte, T, s.kmeans_lda.n_iter, seed)
+            pred, Cc = P.hik_svm(Ftr, labels[tr], Fte2, s.svm.C_grid, s.svm.folds, seed)
+            rows.append(dict(model="LDA_KMEANS", T=T, n_train=n, K=K, seed=r,
+                             acc=float((pred == labels[test]).mean()), seconds=t_km + t_lda,
+                             kmeans_s=t_km, lda_s=t_lda, svm_C=Cc))  # fmt: skip
+        Mtr, Mte = P.bow(fs_tr, wtr, s.gdpmm.C), P.bow(fs_te, wte, s.gdpmm.C)
+        Ftr, Fte2, t_lda = P.lda_features(Mtr, Mte, T, s.kmeans_lda.n_iter, seed)
+        pred, Cc = P.hik_svm(Ftr, labels[tr], Fte2, s.svm.C_grid, s.svm.folds, seed)
+        rows.append(dict(model="LDA_GDPMM", T=T, n_train=n, K=gd_vocab, seed=r,
+                         acc=float((pred == labels[test]).mean()), seconds=t_gd + t_lda,
+                         svm_C=Cc, clusters_trace=gd_trace,
+                         gdpmm_engine=s.gdpmm.engine))  # fmt: skip
+        st["T_done"] += 1
+        ck.save(st)
+    parts.write(ctx.output("part"), st["rows"], **st["extra"])
+    ck.clear()
+
+
+@STUDY.run("ch5", settings=ExpSettings)
+def ch5(ctx):
+    """Fig 5.1-5.3, Sec 5.6.1: CAVI IWTM + HIK SVM vs LDA+KMEANS (K sweep) vs LDA+GDPMM;
+    the parts (``ch5_part``) collected in order; beta and n_k of the first T's fit at the
+    largest n_train, seed 0."""
+    s = ctx.settings
+    names = parts.ch5(s)
+    files = parts.inputs(ctx, names)
+    meta = ctx.json("meta")
+    rows, extra = [], {}
+    for name in names:
+        prow, arrays = parts.read(files[name])
+        rows += prow
+        if name == f"n{s.n_train[-1]}_r0":
+            extra = arrays
     df = pd.DataFrame(rows)
     df.insert(0, "dataset", meta["dataset"])
     write_csv(df, ctx.output("csv"))

@@ -506,6 +506,12 @@ class SunCfg:
     n_show: int = setting(3, ge=0)  # training images whose word / topic maps are kept (Fig 6.3)
     seeds: int = setting(1, ge=1)  # runs (codebook, IWTM, SVMs), r = 0..seeds-1
     seed_offset: int = 700  # run r's seed: base_seed + this + r
+    # jobs per seed (a cluster's limits, not the protocol; with map_jobs 1 too, the whole
+    # seed in one job): the SVI iterations in this many chained jobs, each continuing from
+    # the previous one's state
+    fit_jobs: int = setting(1, ge=1)
+    # jobs per seed: the words and MAP topics of the images in this many shares
+    map_jobs: int = setting(1, ge=1)
 
 
 @dataclass(frozen=True)
@@ -715,9 +721,11 @@ class DataResources(StepResources):
 
 @dataclass(frozen=True)
 class ExpResources(StepResources):
-    # memory of a ch4 / ch5 job (MB; real: 589; ladder d60_g100_C4000's largest job: 2,152)
+    # memory of a ch4 / ch5 part (MB; real, whole step: 589; ladder d60_g100_C4000's largest
+    # job: 2,152)
     mem_mb: int = setting(4000, ge=1)
-    # time limit of a ch4 / ch5 job (minutes; real ch4: 15; ladder d60_g100_C4000: ~50 est.)
+    # time limit of a ch4 / ch5 part (minutes; real, whole ch4 step: 15; ladder
+    # d60_g100_C4000, whole ch5 step: ~50 est.)
     runtime: int = setting(120, ge=1)
 
 
@@ -737,26 +745,45 @@ class SunResources(StepResources):
 
 @dataclass(frozen=True)
 class Resources:
-    """Cluster resources per step (one job per dataset unless said); the figure, table and
-    claims jobs take 1000 MB and 10 minutes (rules/iwtm.smk). Real: the published real
-    run's job (published/real/iwtm/bench_targets.csv: wall time, peak memory)."""
+    """Cluster resources per job. The fanned-out steps (latentlab.studies.iwtm.parts) run
+    one ``iwtm_part`` job per part with the step's resources below, and a collecting job
+    of 2000 MB and 10 minutes; the figure, table and claims jobs take 1000 MB and 10
+    minutes (rules/iwtm.smk). Real: the published real run's job for the whole step
+    (published/real/iwtm/bench_targets.csv: wall time, peak memory), an upper bound of a
+    part's."""
 
     # data: dense SIFT of a 15-Scene subset or SYN-IWTM (real: 1.5 min, 692 MB)
     data: DataResources = field(default_factory=DataResources)
-    # exp: ch4 and ch5, one job per chapter and dataset (real: ch4 15 min, ch5 5.4 min, 589 MB)
-    exp: ExpResources = field(default_factory=ExpResources)
-    scene8: Scene8Resources = field(default_factory=Scene8Resources)  # scene8 (Fig 4.3)
-    semi: StepResources = field(default_factory=StepResources)  # semi (Fig 5.4; real: 2.1 min)
-    svi: StepResources = field(default_factory=StepResources)  # svi (Fig 6.1; real: 7.5 min)
-    # ivi (Fig 7.3, Table 7.1; real: 6.8 min, 345 MB)
+    # ch4: one Gibbs IWTM fit per (T, n_train, seed) (real, the whole step: 15 min, 573 MB)
+    ch4: ExpResources = field(default_factory=ExpResources)
+    # ch4's test fold-in from a fit's state, with LDA on its clusters, per (T, n_train, seed)
+    ch4_fold: ExpResources = field(default_factory=ExpResources)
+    # ch4's sLDA+BOW K sweep per (T, n_train, seed)
+    slda: StepResources = field(default_factory=StepResources)
+    # ch5: per (n_train, seed) (real, the whole step: 5.4 min, 589 MB)
+    ch5: ExpResources = field(default_factory=ExpResources)
+    # scene8: one Gibbs fit per seed (Fig 4.3; real, the whole step: 0.7 min, 341 MB)
+    scene8: Scene8Resources = field(default_factory=Scene8Resources)
+    # scene8's test fold-in from a fit's state, per seed
+    scene8_fold: Scene8Resources = field(default_factory=Scene8Resources)
+    # semi, per (N_total, seed) (Fig 5.4; real, the whole step: 2.1 min)
+    semi: StepResources = field(default_factory=StepResources)
+    # svi, per (rho, seed) (Fig 6.1; real, the whole step: 7.5 min)
+    svi: StepResources = field(default_factory=StepResources)
+    # ivi, per seed (Fig 7.3, Table 7.1; real: 6.8 min, 345 MB)
     ivi: StepResources = field(default_factory=StepResources)
-    # pareback (Fig 7.1 analogue; real: 0.6 min, 357 MB)
+    # pareback, per seed (Fig 7.1 analogue; real: 0.6 min, 357 MB)
     pareback: StepResources = field(default_factory=StepResources)
-    # active (Figs 7.4-7.6; real: 6.7 min, 443 MB)
+    # active, per (seed, learner) (Figs 7.4-7.6; real, the whole step: 6.7 min, 443 MB)
     active: StepResources = field(default_factory=StepResources)
     # sun_data: HOG descriptors of the SUN protocol's images (real, 15-Scene: 0.6 min, 963 MB)
     sun_data: DataResources = field(default_factory=DataResources)
-    sun: SunResources = field(default_factory=SunResources)  # sun (Fig 6.3; real: 9.3 min)
+    # sun, per seed (Fig 6.3; real, the whole step: 9.3 min); a chained seed's SVMs
+    sun: SunResources = field(default_factory=SunResources)
+    # a chained sun seed's SVI shares (sun.fit_jobs), each continuing the previous one's
+    sun_fit: SunResources = field(default_factory=SunResources)
+    # a chained sun seed's word and topic shares (sun.map_jobs)
+    sun_map: SunResources = field(default_factory=SunResources)
     bench: StepResources = field(default_factory=StepResources)  # bench (real: 2.1 min, 671 MB)
 
 

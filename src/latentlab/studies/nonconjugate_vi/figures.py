@@ -32,7 +32,7 @@ def fig2(ctx) -> FigureOutput:
 
 def draw_fig2(df, corpus: str, K: int):
     """Fig. 2 from its CSV: the objective per iteration, one panel per document."""
-    from latentlab.plotting import figure
+    from latentlab.plotting import figure, name_dataset
 
     fig, axes = figure(1, 2, squeeze=False)
     for ax, (dname, g) in zip(axes[0], df.groupby("doc"), strict=True):
@@ -42,6 +42,7 @@ def draw_fig2(df, corpus: str, K: int):
         ax.set_xlabel("iteration")
         ax.set_ylabel("approximate objective (Eq. 21)")
         ax.legend()
+    name_dataset(fig, corpus)
     return fig
 
 
@@ -59,16 +60,30 @@ def converged_fits(sweep: pd.DataFrame) -> pd.Series:
     return sweep.em_converged.astype(str).str.lower() == "true"
 
 
+# the methods as Fig. 5 names them; Blei and Lafferty's objective is a true lower bound
+# on the marginal, the other two the approximation of Eq. 21 (Sec. 5: "while not a bound")
+FIG5_METHODS = {
+    "fig5a": {
+        "bl": "Blei–Lafferty (true lower bound)",
+        "laplace": "Laplace (approximate, Eq. 21)",
+        "delta": "delta method (approximate, Eq. 21)",
+    },
+    "fig5b": {"bl": "Blei–Lafferty", "laplace": "Laplace", "delta": "delta method"},
+}
+FIG5 = {
+    "fig5a": ("bound", "per-word bound on the training data"),
+    "fig5b": ("heldout", "per-word held-out log likelihood"),
+}
+
+
 @STUDY.figure("fig5a", "fig5b")
 def fig5(ctx) -> FigureOutput:
-    """Fig. 5a (per-word approximate bound on training data) or 5b (held-out) against K.
+    """Fig. 5a (per-word bound on training data) or 5b (held-out) against K.
 
     A point is the mean over seeds; ``n_converged`` of its ``n_fits`` reached the EM
     tolerance. Points with a fit cut by ``ctm.em_time_budget_s`` (or ``ctm.em_iter_budget``;
     the sweep's ``em_stop`` says which) are drawn hollow: claims C9/C10 leave those fits out
     (issue 22, case 5)."""
-    from latentlab.plotting import figure
-
     sweeps = ctx.input_list("sweeps")
     df = pd.concat([pd.read_csv(f) for f in sweeps], ignore_index=True)
     df["_conv"] = converged_fits(df)
@@ -86,25 +101,7 @@ def fig5(ctx) -> FigureOutput:
         .reset_index()
         .fillna({"bound_sd": 0.0, "heldout_sd": 0.0})
     )
-    col, ylabel = {
-        "fig5a": ("bound", "per-word approximate bound (train)"),
-        "fig5b": ("heldout", "per-word held-out log likelihood"),
-    }[ctx.step]
-    corpora = list(dict.fromkeys(df["corpus"]))
-    fig, axes = figure(1, len(corpora), squeeze=False)
-    for ax, cname in zip(axes[0], corpora, strict=True):
-        for meth, g in agg[agg.corpus == cname].groupby("method"):
-            eb = ax.errorbar(
-                g.K, g[f"{col}_mean"], yerr=g[f"{col}_sd"], marker="o", label=meth, capsize=2
-            )
-            cut = g[g.n_converged < g.n_fits]
-            if len(cut):  # hollow marker over a point with fits cut by the EM budget
-                ax.plot(cut.K, cut[f"{col}_mean"], "o", mfc="white",
-                        mec=eb[0].get_color(), zorder=3)  # fmt: skip
-        ax.set_title(cname)
-        ax.set_xlabel("number of topics K")
-        ax.set_ylabel(ylabel)
-        ax.legend(title="hollow: EM cut by budget", title_fontsize="small")
+    col = FIG5[ctx.step][0]
     sub = agg[["corpus", "method", "K", f"{col}_mean", f"{col}_sd", "n_seeds", "n_fits",
                "n_converged"]]  # fmt: skip
     meta = {
@@ -115,7 +112,45 @@ def fig5(ctx) -> FigureOutput:
         "(ctm.em_iter_budget or ctm.em_time_budget_s), "
         "left out of claims C9/C10",
     }
-    return FigureOutput(fig, sub, meta)
+    return FigureOutput(draw_fig5(sub, ctx.step), sub, meta)
+
+
+@STUDY.redraw("fig5a", "fig5b")
+def _redraw_fig5(df, meta):
+    return draw_fig5(df, meta["step"])
+
+
+def draw_fig5(sub: pd.DataFrame, step: str):
+    """Fig. 5a/5b from its CSV: one panel per corpus, the mean over seeds against K with
+    the sd over seeds as error bars; a point with a fit cut by the EM budget is hollow."""
+    from latentlab.plotting import figure, name_dataset
+
+    col, ylabel = FIG5[step]
+    names = FIG5_METHODS[step]
+    corpora = list(dict.fromkeys(sub["corpus"]))
+    fig, axes = figure(1, len(corpora), squeeze=False)
+    for ax, cname in zip(axes[0], corpora, strict=True):
+        for meth, g in sub[sub.corpus == cname].groupby("method", sort=False):
+            eb = ax.errorbar(g.K, g[f"{col}_mean"], yerr=g[f"{col}_sd"], marker="o",
+                             label=names.get(meth, meth), capsize=2)  # fmt: skip
+            cut = g[g.n_converged < g.n_fits]
+            if len(cut):  # hollow marker over a point with fits cut by the EM budget
+                ax.plot(cut.K, cut[f"{col}_mean"], "o", mfc="white",
+                        mec=eb[0].get_color(), zorder=3)  # fmt: skip
+        ax.set_title(cname)
+        ax.set_xlabel("number of topics K")
+        ax.set_ylabel(ylabel)
+    n = sorted(set(sub["n_seeds"].astype(int)))
+    seeds = f"{n[0]}" if len(n) == 1 else f"{n[0]}–{n[-1]}"
+    handles, labels = axes[0][0].get_legend_handles_labels()
+    title = (
+        f"mean over {seeds} seeds, error bars: sd over seeds; hollow: a point with a fit cut "
+        "by the EM budget"
+    )
+    fig.legend(handles, labels, loc="outside lower center", ncol=3, fontsize=7, title=title,
+               title_fontsize=7)  # fmt: skip
+    name_dataset(fig, *corpora)
+    return fig
 
 
 @STUDY.figure("fig6a", "fig6b", settings=Fig6PlotSettings)
@@ -147,7 +182,7 @@ def _redraw_fig6(df, meta):
 
 def draw_fig6(df, step: str, corpus: str, K: int):
     """Fig. 6a/6b from the CSV: the measure against wall-clock time, one line per seed."""
-    from latentlab.plotting import figure, measured_axis
+    from latentlab.plotting import figure, measured_axis, name_dataset
 
     col, ylabel = FIG6[step]
     fig, ax = figure()
@@ -163,4 +198,5 @@ def draw_fig6(df, step: str, corpus: str, K: int):
     n = df.seed.nunique()
     ax.set_title(f"{corpus}, K={K}" + (f" ({n} seeds)" if n > 1 else ""))
     ax.legend()
+    name_dataset(fig, corpus)
     return fig

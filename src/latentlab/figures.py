@@ -1,11 +1,17 @@
 """``latentlab figures check RUN_DIR``: every figure of a run passed the figure check;
 ``latentlab figures redraw PNG``: draw a figure again from its own CSV and metadata.
 
+This command sits above the layers it reads (the figure check of
+:mod:`latentlab.plotting.check`, :mod:`latentlab.outputs`, the studies' redraw functions),
+so that ``plotting`` imports nothing else of latentlab (docs/design.md "Layers").
+
 ``write_figure`` checks each figure as it is drawn (:mod:`latentlab.plotting.check`)
 and records the outcome in the figure's ``.meta.json`` (``figure_check``). This command
 reads those records after a run (CI: after the smoke pipeline) and fails on a PNG that
 has no record (written before the check existed, or not through ``write_figure``), was
-written with the check off, or was written with problems under ``LATENTLAB_FIGCHECK=warn``.
+written with the check off, was written with problems under ``LATENTLAB_FIGCHECK=warn``, or
+was checked before one of today's rules existed (its record's ``rules`` lack one of
+:data:`latentlab.plotting.check.RULES`).
 """
 
 from __future__ import annotations
@@ -13,9 +19,14 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+# the rules of a record that names none (written before records listed their rules)
+FIRST_RULES = ("overlap", "label", "empty")
+
 
 def figure_records(run_dir: Path) -> list[tuple[Path, str]]:
     """(png, problem) for every figure under ``run_dir`` that did not pass; [] when all did."""
+    from latentlab.plotting.check import RULES  # lazily: the package imports matplotlib
+
     bad = []
     pngs = sorted(run_dir.rglob("*.png"))
     for png in pngs:
@@ -35,6 +46,14 @@ def figure_records(run_dir: Path) -> list[tuple[Path, str]]:
         elif rec.get("problems"):
             probs = rec["problems"]
             bad.append((png, f"{len(probs)} problem(s): " + "; ".join(probs[:3])))
+        elif missing := [r for r in RULES if r not in rec.get("rules", FIRST_RULES)]:
+            bad.append(
+                (
+                    png,
+                    f"checked before the rule(s) {', '.join(missing)} existed: redraw it "
+                    "(latentlab figures redraw) or rebuild it",
+                )  # fmt: skip
+            )
     return bad
 
 
@@ -81,7 +100,7 @@ def redraw(png: Path) -> dict:
     record = write_png(fn(pd.read_csv(csv_path), meta), png)
     redrawn = {"how": "latentlab figures redraw (from the figure's CSV)", **provenance()}
     if redrawn["commit"] == "unknown":  # outside the workflow: the checkout's own commit
-        redrawn["commit"] = source_commit(Path(__file__).resolve().parents[3])
+        redrawn["commit"] = source_commit(Path(__file__).resolve().parents[2])
     redrawn.pop("config_sha256", None)  # no config is read
     write_json({**meta, "figure_check": record, "redrawn": redrawn}, meta_path)
     return record
