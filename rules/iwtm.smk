@@ -674,8 +674,8 @@ rule iwtm_evidence_gdpmm_vocab:
         f"{BENCH}/iwtm/evidence_gdpmm_vocab.tsv"
     threads: 1
     resources:
-        mem_mb=IWTM_RES.exp.mem_mb,
-        runtime=IWTM_RES.exp.runtime,
+        mem_mb=IWTM_RES.ch5.mem_mb,
+        runtime=IWTM_RES.ch5.runtime,
     params:
         json=step_params("iwtm", "evidence_gdpmm_vocab"),
         io=lambda w, input, output: io_args(input, output),
