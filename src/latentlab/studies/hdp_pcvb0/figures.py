@@ -399,8 +399,8 @@ def fig3_note(datasets: list[str] | None) -> str | None:
     if datasets is None:
         return None
     return (
-        f"{', '.join(datasets)} only (hdp_pcvb0.fig3.datasets): the document's Fig 3 has five "
-        "corpora, this run fits these at its T grid"
+        f"{', '.join(datasets)} only (hdp_pcvb0.fig3.datasets); the document's Fig 3 has five "
+        "corpora"
     )
 
 
