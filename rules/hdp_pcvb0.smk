@@ -17,6 +17,16 @@ HDP_GIBBS = HDP_STUDY.settings("gibbs", HDP_CFG).gibbs.dataset
 HDP_BENCH_DS = HDP_STUDY.settings("bench", HDP_CFG).bench.dataset
 HDP_RES = HDP_STUDY.settings("rules", HDP_CFG).resources
 HDP_BATCH = HDP_STUDY.settings("rules", HDP_CFG).batch_configs
+# the corpora Fig 3 draws (hdp_pcvb0.fig3.datasets; null: every perplexity corpus)
+HDP_F3 = HDP_STUDY.settings("fig3", HDP_CFG).fig3.datasets
+HDP_F3_PPL = HDP_PPL if HDP_F3 is None else list(HDP_F3)
+if set(HDP_F3_PPL) - set(HDP_PPL):
+    from latentlab.errors import ConfigError as _HdpConfigError
+
+    raise _HdpConfigError(
+        "hdp_pcvb0.fig3.datasets",
+        f"{HDP_F3_PPL} names a corpus not in hdp_pcvb0.perplexity.datasets ({HDP_PPL})",
+    )
 HDP_FIGS = [f"{HDP_OUT}/fig{i}.png" for i in (1, 2, 3, 4, 5)]
 STUDY_FIGURES["hdp_pcvb0"] = HDP_FIGS
 
@@ -59,7 +69,7 @@ HDP_FIG_INPUTS = {
             [c for c in ("cvb_AA", "pcvb0_AA") if c in HDP_CONFIGS],
         )
     },
-    "fig3": {"runs": _hdp_runs("perplexity", HDP_PPL)},
+    "fig3": {"runs": _hdp_runs("perplexity", HDP_F3_PPL)},
     "fig4": {"runs": _hdp_runs("knn", HDP_KNN)},
     "fig5": {"runs": _hdp_runs("links", HDP_LINKS)},
 }

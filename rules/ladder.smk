@@ -22,7 +22,8 @@ for _study, _rungs in LADDERS.items():
     _lout = f"{OUT}/{_study}"
     _ledgers, _built = {}, []
     for _r in _rungs:
-        _targets = [_r.out(t) for t in _spec["targets"]]
+        # the ladder's targets, then the rung's own (config/ladder.yaml `targets` of a rung)
+        _targets = [_r.out(t) for t in [*_spec["targets"], *_r.targets]]
         sweep_module(_r, _study, _targets)
 
         # the rung alone: `snakemake ladder_<study>_<rung>` (resolves for every rung)

@@ -16,6 +16,16 @@ NCV_BENCH_S = NCV_STUDY.settings("bench", NCV_CFG).bench
 NCV_F5C = NCV_STUDY.settings("evidence_fig5_converged", NCV_CFG)
 NCV_RES = NCV_STUDY.settings("rules", NCV_CFG).resources
 NCV_CORPORA = [c.name for c in NCV_CTM.corpora]
+# the corpora Figs 5a/5b draw (nonconjugate_vi.fig5.corpora; null: every one)
+NCV_F5 = NCV_STUDY.settings("fig5a", NCV_CFG).fig5.corpora
+NCV_F5_CORPORA = NCV_CORPORA if NCV_F5 is None else list(NCV_F5)
+if set(NCV_F5_CORPORA) - set(NCV_CORPORA):
+    from latentlab.errors import ConfigError as _NcvConfigError
+
+    raise _NcvConfigError(
+        "nonconjugate_vi.fig5.corpora",
+        f"{NCV_F5_CORPORA} names a corpus not in nonconjugate_vi.ctm.corpora ({NCV_CORPORA})",
+    )
 NCV_FIG_IDS = ["fig2", "fig5a", "fig5b", "fig6a", "fig6b"]
 NCV_FIGS = [f"{NCV_OUT}/{f}.png" for f in NCV_FIG_IDS]
 STUDY_FIGURES["nonconjugate_vi"] = NCV_FIGS
@@ -54,8 +64,8 @@ def ncv_io(w, input, output):
 # Which raw results each figure draws (registry: latentlab.studies.nonconjugate_vi.figures).
 NCV_FIG_INPUTS = {
     "fig2": {"traces": f"{NCV_RAW}/fig2_traces.csv"},
-    "fig5a": {"sweeps": expand(f"{NCV_OUT}/ctm_sweep_{{c}}.csv", c=NCV_CORPORA)},
-    "fig5b": {"sweeps": expand(f"{NCV_OUT}/ctm_sweep_{{c}}.csv", c=NCV_CORPORA)},
+    "fig5a": {"sweeps": expand(f"{NCV_OUT}/ctm_sweep_{{c}}.csv", c=NCV_F5_CORPORA)},
+    "fig5b": {"sweeps": expand(f"{NCV_OUT}/ctm_sweep_{{c}}.csv", c=NCV_F5_CORPORA)},
     "fig6a": {"history": f"{NCV_RAW}/fig6_history.csv"},
     "fig6b": {"history": f"{NCV_RAW}/fig6_history.csv"},
 }

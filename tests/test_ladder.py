@@ -329,6 +329,64 @@ def workdir(tmp_path_factory, copy_workflow):
     return copy_workflow(tmp_path_factory.mktemp("ladder"))
 
 
+# the document's figures at the rung that runs the document's settings (issue 40): the rung's
+# own targets, and the corpora the figure step draws there
+DOC_FIGURES = {
+    ("hdp_pcvb0", "kos_doc"): (["fig3.csv", "fig3.png"], {"fig3": {"datasets": ["kos"]}}),
+    ("nonconjugate_vi", "K100_doc"): (
+        ["fig5a.csv", "fig5a.png", "fig5b.csv", "fig5b.png"],
+        {"fig5": {"corpora": ["ap"]}},
+    ),
+}
+
+
+def test_the_document_rungs_draw_the_documents_figures():
+    rungs = ladder.ladder_rungs(_load(_ladder_config()), ROOT)
+    for (study, name), (targets, sel) in DOC_FIGURES.items():
+        r = next(r for r in rungs[study] if r.name == name)
+        assert list(r.targets) == targets and r.fits_here
+        for key, val in sel.items():
+            assert r.config[study][key] == val
+        # only that rung: the others build the ladder's targets alone
+        assert all(not o.targets for o in rungs[study] if o.name != name)
+
+
+def test_the_published_document_figures_cover_the_documents_axes():
+    from latentlab.figures import figure_records
+
+    hdp = ROOT / "published/ladder/hdp_pcvb0/kos_doc/hdp_pcvb0"
+    ncv = ROOT / "published/ladder/nonconjugate_vi/K100_doc/nonconjugate_vi"
+    for (study, _), (targets, _) in DOC_FIGURES.items():
+        folder = hdp if study == "hdp_pcvb0" else ncv
+        for t in targets:
+            assert (folder / t).exists(), folder / t
+    f3 = pd.read_csv(hdp / "fig3.csv")
+    left = f3[f3.panel == "vs_T"]
+    assert set(left.dataset) == {"kos"}
+    assert sorted(set(left["T"])) == [100, 200, 300]
+    assert left.groupby("config")["T"].nunique().eq(3).all() and len(set(left.config)) == 8
+    assert (left["count"] == 5).all()  # the document's five runs
+    for fig in ("fig5a", "fig5b"):
+        df = pd.read_csv(ncv / f"{fig}.csv")
+        assert set(df.corpus) == {"ap"}
+        assert sorted(set(df.K)) == [5, 10, 20, 30, 40, 50, 60, 80, 100]
+        assert (df.n_seeds == 3).all() and (df.n_converged == df.n_fits).all()
+    assert figure_records(hdp) == [] and figure_records(ncv) == []
+    # shown in the published report beside the real run's figures
+    report = (ROOT / "published/real/REPORT.md").read_text()
+    k100 = "nonconjugate_vi/K100_doc/nonconjugate_vi"
+    for path in ("hdp_pcvb0/kos_doc/hdp_pcvb0/fig3.png", f"{k100}/fig5a.png", f"{k100}/fig5b.png"):
+        assert f"(../ladder/{path})" in report, path
+
+
+def test_a_rung_target_list_is_checked():
+    cfg = _ladder_config()
+    cfg["ladder"]["studies"]["scvb0"]["rungs"][1]["targets"] = "fig4_3.png"
+    with pytest.raises(ConfigError) as e:
+        ladder.ladder_rungs(_load(cfg), ROOT)
+    assert "targets" in str(e.value)
+
+
 def _snakemake(workdir, *args, timeout=600):
     env = dict(os.environ, PYTHONPATH=str(ROOT / "src"), MPLBACKEND="Agg")
     env.pop("LATENTLAB_MIRROR", None)

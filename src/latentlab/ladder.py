@@ -18,6 +18,7 @@ its partial form: claims whose inputs the rung does not build are ``not_run``). 
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 import math
 import textwrap
@@ -48,7 +49,10 @@ class Rung:
     fits_here: bool
     reason: str
     config: dict = field(repr=False)
-    prefix: str = "ladder"  # readings sweeps use the same machinery (latentlab.readings)
+    prefix: str = "ladder"
+    # outputs of the study this rung builds beside the ladder's ``targets`` (a rung's own
+    # ``targets``: the document's figures at the rung that runs the document's settings)
+    targets: tuple[str, ...] = ()  # readings sweeps use the same machinery (latentlab.readings)
 
     @property
     def run(self) -> str:
@@ -135,9 +139,12 @@ def ladder_rungs(
             fits = bool(r.get("fits_here", True))
             if not fits and not r.get("reason"):
                 raise ConfigError(f"{where}.reason", "a rung with fits_here: false says why")
-            rungs.append(
-                Rung(study, r["name"], i, copy.deepcopy(over), fits, r.get("reason") or "", cfg)
-            )
+            extra = r.get("targets") or []
+            if not isinstance(extra, list) or not all(isinstance(t, str) for t in extra):
+                raise ConfigError(f"{where}.targets", "a list of the study's output files")
+            reason = r.get("reason") or ""
+            rung = Rung(study, r["name"], i, copy.deepcopy(over), fits, reason, cfg)
+            rungs.append(dataclasses.replace(rung, targets=tuple(extra)))
         out[study] = rungs
     return out
 

@@ -112,6 +112,31 @@ def _cause_lines(df: pd.DataFrame) -> list[str]:
     return [*lines, ""]
 
 
+def _rung_figure_lines(base: Path, study: str) -> list[str]:
+    """The study's figures drawn at ladder rungs (config/ladder.yaml: a rung's own
+    ``targets``, e.g. the document's figure at the document's settings), found beside the
+    run: ``<run>/../ladder/<study>/<rung>/<study>/*.png`` (issue 40)."""
+    lad = base.parent / "ladder" / study
+    pngs = sorted(lad.glob(f"*/{study}/*.png"), key=_natural) if lad.is_dir() else []
+    if not pngs:
+        return []
+    lines = [
+        "### At the document's settings (ladder rungs)",
+        "",
+        "The same figure step drawn from a ladder rung's own runs (config/ladder.yaml, "
+        "docs/runs.md, Ladders), on the document's axis; the figure of the same name above "
+        "is drawn at this run's settings.",
+        "",
+    ]
+    for f in pngs:
+        rung = f.parent.parent.name
+        rel = Path("..") / f.relative_to(base.parent)
+        csv = rel.with_suffix(".csv")
+        lines += [f"#### {f.stem}, rung `{rung}`", "", f"![{f.stem} ({rung})]({rel})", ""]
+        lines += [f"Numbers: [{csv}]({csv})", ""]
+    return lines
+
+
 def build_report(
     run: str,
     out: str | Path,
@@ -196,6 +221,7 @@ def build_report(
             csv = rel.with_suffix(".csv")
             lines += [f"### {f.stem}", "", f"![{f.stem}]({rel})", ""]
             lines += [f"Numbers: [{csv}]({csv})", ""]
+        lines += _rung_figure_lines(base, study)
     text = "\n".join(lines).rstrip() + "\n"
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.with_name(out.name + ".tmp")

@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from latentlab.bench import bench_wide
-from latentlab.studies.hdp_pcvb0.study import STUDY, bench_table
+from latentlab.studies.hdp_pcvb0.study import STUDY, Fig3Settings, bench_table
 from latentlab.studies.shape import FigureOutput
 
 BINS = [  # Fig 2 bins, written high → low in the document (which ends are closed it leaves open)
@@ -145,6 +145,13 @@ def draw_fig2(agg: pd.DataFrame):
 
 def fig3(results: list[dict]):
     """Left: perplexity vs T after the last iteration; right: vs iteration at trace_T."""
+    agg = fig3_table(results)
+    return draw_fig3(agg), agg
+
+
+def fig3_table(results: list[dict]) -> pd.DataFrame:
+    """Fig 3's CSV: per panel, dataset, configuration, T and iteration, the perplexity's
+    mean, sd, min, max and count over runs."""
     rows = []
     for res in results:
         for r in res["runs"]:
@@ -178,11 +185,12 @@ def fig3(results: list[dict]):
         .reset_index()
         .fillna({"std": 0.0})
     )
-    return draw_fig3(agg), agg
+    return agg
 
 
-def draw_fig3(agg: pd.DataFrame):
-    """Fig 3 from its CSV (``agg``): perplexity vs T (left) and vs iteration (right)."""
+def draw_fig3(agg: pd.DataFrame, note: str | None = None):
+    """Fig 3 from its CSV (``agg``): perplexity vs T (left) and vs iteration (right);
+    ``note``, a line under the title (which corpora a run leaves out)."""
     from latentlab.plotting import figure, name_dataset
 
     datasets = list(dict.fromkeys(agg.dataset))
@@ -211,7 +219,7 @@ def draw_fig3(agg: pd.DataFrame):
     name_dataset(fig, *datasets)
     fig.suptitle(
         f"Fig 3: mean test perplexity over {_runs_note(agg)}; left: error bars sd over runs, "
-        "right: band min–max over runs",
+        "right: band min–max over runs" + (f"\n{note}" if note else ""),
         fontsize=9,
     )
     # one legend for both columns: colour and marker name the inference, line style and
@@ -372,12 +380,43 @@ def _redraw(df, meta):
     step = meta["step"]
     if step in METRIC:
         return draw_metric(df, *METRIC[step][1:])
-    return {"fig1": draw_fig1, "fig2": draw_fig2, "fig3": draw_fig3}[step](df)
+    if step == "fig3":
+        return draw_fig3(df, meta.get("panels_note"))
+    return {"fig1": draw_fig1, "fig2": draw_fig2}[step](df)
 
 
-@STUDY.figure("fig2", "fig3", "fig4", "fig5")
+@STUDY.figure("fig2", "fig4", "fig5")
 def _from_runs(ctx) -> FigureOutput:
-    """Figs 2–5 from the run JSONs of their kind."""
+    """Figs 2, 4, 5 from the run JSONs of their kind."""
     runs = ctx.input_list("runs")
-    fig, df = {"fig2": fig2, "fig3": fig3, "fig4": fig4, "fig5": fig5}[ctx.step](load_runs(runs))
+    fig, df = {"fig2": fig2, "fig4": fig4, "fig5": fig5}[ctx.step](load_runs(runs))
     return FigureOutput(fig, df, {"inputs": [str(p) for p in runs]})
+
+
+def fig3_note(datasets: list[str] | None) -> str | None:
+    """The line Fig 3 carries when ``fig3.datasets`` leaves corpora out: the document's
+    Fig 3 has five corpora (KOS, 20news, Enron, NYTimes, PubMed)."""
+    if datasets is None:
+        return None
+    return (
+        f"{', '.join(datasets)} only (hdp_pcvb0.fig3.datasets); the document's Fig 3 has five "
+        "corpora"
+    )
+
+
+@STUDY.figure("fig3", settings=Fig3Settings)
+def _fig3(ctx) -> FigureOutput:
+    """Fig 3 from the perplexity run JSONs (the corpora of ``fig3.datasets``)."""
+    runs = ctx.input_list("runs")
+    results = load_runs(runs)
+    want = ctx.settings.fig3.datasets
+    if want is not None:
+        from latentlab.errors import DataError
+
+        got = list(dict.fromkeys(r["dataset"] for r in results))
+        if got != list(want):
+            raise DataError(runs[0], f"fig3.datasets is {want}, the runs given are of {got}")
+    note = fig3_note(want)
+    df = fig3_table(results)
+    meta = {"inputs": [str(p) for p in runs], **({"panels_note": note} if note else {})}
+    return FigureOutput(draw_fig3(df, note), df, meta)

@@ -375,6 +375,21 @@ class BenchSettings:
 
 
 @dataclass(frozen=True)
+class Fig3Task:
+    """Fig 3: one row of panels per perplexity corpus in ``datasets`` (names in
+    ``perplexity.datasets``; null: every one). A run that fits one corpus at the document's
+    T grid names it here, so the figure needs no other corpus's fits (the hdp_pcvb0
+    ladder's kos_doc rung: KOS only)."""
+
+    datasets: list[str] | None = None  # the corpora drawn (names in perplexity.datasets; null: all)
+
+
+@dataclass(frozen=True)
+class Fig3Settings:
+    fig3: Fig3Task = field(default_factory=Fig3Task)
+
+
+@dataclass(frozen=True)
 class ClaimsSettings:
     datasets: dict[str, DatasetSpec] = field(default_factory=dict)
     bench: BenchTask = field(default_factory=BenchTask)

@@ -11,7 +11,12 @@ import json
 
 import pandas as pd
 
-from latentlab.studies.nonconjugate_vi.study import STUDY, Fig2PlotSettings, Fig6PlotSettings
+from latentlab.studies.nonconjugate_vi.study import (
+    STUDY,
+    Fig2PlotSettings,
+    Fig5PlotSettings,
+    Fig6PlotSettings,
+)
 from latentlab.studies.shape import FigureOutput
 
 
@@ -76,7 +81,7 @@ FIG5 = {
 }
 
 
-@STUDY.figure("fig5a", "fig5b")
+@STUDY.figure("fig5a", "fig5b", settings=Fig5PlotSettings)
 def fig5(ctx) -> FigureOutput:
     """Fig. 5a (per-word bound on training data) or 5b (held-out) against K.
 

@@ -208,6 +208,16 @@ class Fig6Task:
 
 
 @dataclass(frozen=True)
+class Fig5Task:
+    """Figs 5a/5b: one panel per corpus of ``corpora`` (names of ctm.corpora; null: every
+    one), each drawn from that corpus's sweep. A run that sweeps one corpus at the
+    document's K names it here, so the figure needs no other sweep (the nonconjugate_vi
+    ladder's K100_doc rung: AP only)."""
+
+    corpora: list[str] | None = None  # the corpora drawn (names in ctm.corpora; null: all)
+
+
+@dataclass(frozen=True)
 class Fig5ConvergedTask:
     """Evidence for Fig 5 (published/real/REVERSALS.md case 5): fits of ``corpus`` at ``K``
     for seeds r = 0..``seeds``-1 (the sweep's initial topics) run to the EM tolerance, at
@@ -371,6 +381,11 @@ class Fig5ConvergedSettings:
 @dataclass(frozen=True)
 class Fig2PlotSettings:
     fig2: Fig2Task
+
+
+@dataclass(frozen=True)
+class Fig5PlotSettings:
+    fig5: Fig5Task = field(default_factory=Fig5Task)
 
 
 @dataclass(frozen=True)
