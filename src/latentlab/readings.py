@@ -96,8 +96,8 @@ def labels(study: str, section: Mapping | None) -> dict[str, str]:
 def check(study: str, base: Mapping | None = None) -> None:
     """A study's readings are consistent with its claims and its settings: every row
     pattern matches a claim, every option's overrides parse (merged over ``base``, a
-    complete section of the study's config, for a study whose settings need keys without
-    defaults), the options differ."""
+    section of the study's config; keys the overrides and ``base`` leave out may be
+    missing, as in the section of a study a run does not list), the options differ."""
     from latentlab.studies.shape import load_study
 
     st = load_study(study)
@@ -108,7 +108,7 @@ def check(study: str, base: Mapping | None = None) -> None:
     for r in rs:
         for label, over in r.options.items():
             try:
-                st.check_config(runconfig.merge(base or {}, over))
+                st.check_config(runconfig.merge(base or {}, over), partial=True)
             except ConfigError as e:
                 raise ValueError(f"{study} reading {r.name} option {label}: {e}") from None
         flats = [json.dumps(_plain(_flat(o)), sort_keys=True) for o in r.options.values()]

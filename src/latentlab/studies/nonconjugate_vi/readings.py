@@ -16,7 +16,7 @@ from latentlab.claims.spec import Reading
 T1_ROWS = ("T1-*", "C13-*", "C14-*", "C16-blr")
 T2_ROWS = ("T2-*", "C15-*")
 T1_LL = ("T1-*-loglik", "C13-ll-*", "C14-ll")
-T2_LL = ("T2-*-loglik", "C15-*-log-*", "C15-best*")
+T2_LL = ("T2-*-loglik", "C15-*-log*", "C15-best*")
 JJ_ROWS = ("T1-jj-*", "T2-*/jj-*", "C13-*", "C15-best*")
 T1_TARGETS = ("table1.csv", "table1_problems.csv")
 T2_TARGETS = ("table2.csv", "table2_splits.csv", "table2_tests.csv")
