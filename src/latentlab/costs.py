@@ -926,13 +926,17 @@ def register(subparsers) -> None:
 def _rung_iwtm(root: Path, rung: str, rates: dict[str, float]) -> float:
     """Predicted CPU seconds of the iwtm ladder rung ``rung``'s jobs (its targets ch4, ch5
     and scene8 on the real scene13 / scene8 sets, their two data jobs and the claims)."""
-    from latentlab.ladder import ladder_rungs  # noqa: F401  (the rung's settings below)
     from latentlab.runconfig import merge
 
     real = _load_yaml(root / "config/real.yaml")["iwtm"]
     lad = _load_yaml(root / "config/ladder.yaml")["ladder"]["studies"]["iwtm"]
     rs = next(r for r in lad["rungs"] if r["name"] == rung)
     sec = merge(real, rs["set"].get("iwtm", {}))
+    # the settings the rung was measured at, where its ch5 step recorded them: the real
+    # config may have moved since (issue 38 gave the real run 3 seeds; the rung ran 1)
+    meta = root / f"published/ladder/iwtm/{rung}/iwtm/ch5_scene13.meta.json"
+    if meta.is_file():
+        sec = merge(sec, json.loads(meta.read_text())["settings"])
     keep = sec.get("scene", {}).get("max_desc") or 1e9
     raw = {"scene13": 162.2, "scene8": 144.0} if sec["scene"].get("size") else {
         "scene13": 624.8, "scene8": 625.0}  # fmt: skip
