@@ -43,3 +43,27 @@ def test_rung_settings_name_what_changes(tmp_path):
     df = pd.read_csv(_ladder(tmp_path / "l.csv"))
     assert rung_settings(df, "real") == ""
     assert rung_settings(df, "kos_Tdoc") == "kos.T=[100, 200, 300]"
+
+
+def test_a_written_ledger_gets_the_same_columns_and_keeps_everything_else(tmp_path):
+    """latentlab claims ladder: a published ledger filled without its claims step."""
+    from latentlab.claims.ladders import apply_published
+    from latentlab.claims.ledger import read_claims
+
+    path = _ladder(tmp_path / "ladder.csv")
+    led = Ledger("hdp", "D")
+    kw = dict(where="Sec 6", statement="s", data_kind="real")
+    led.order("C9", ours_a=[1.0] * 3, ours_b=[2.0] * 3, dataset="kos", **kw)
+    led.order("C9", ours_a=[1.0] * 3, ours_b=[2.0] * 3, dataset="ap", **kw)
+    csv = tmp_path / "hdp" / "claims.csv"
+    csv.parent.mkdir()
+    led.write(csv)
+    before = read_claims(csv)
+    assert apply_published(csv, path) == 1
+    after = read_claims(csv)
+    cols = ["ladder_rung", "ladder_value", "ladder_verdict"]
+    assert list(after.loc[0, cols]) == ["kos_doc (kos.T=[100, 200, 300])", "12.5",
+                                        "inconclusive"]  # fmt: skip
+    assert list(after.loc[1, cols]) == ["", "", ""]
+    rest = [c for c in before.columns if c not in cols]
+    pd.testing.assert_frame_equal(after[rest], before[rest])

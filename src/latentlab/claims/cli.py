@@ -1,5 +1,6 @@
-"""``latentlab claims check|report|prove``: validate a ledger; gather the run's report;
-show every row able to fail and able to pass."""
+"""``latentlab claims check|report|prove|ladder``: validate a ledger; gather the run's
+report; show every row able to fail and able to pass; fill a written ledger's ladder
+columns from the published ladders."""
 
 from __future__ import annotations
 
@@ -48,6 +49,20 @@ def _prove(args) -> int:
     return 1 if flagged else 0
 
 
+def _ladder(args) -> int:
+    from pathlib import Path
+
+    from latentlab.claims.ladders import apply_published
+
+    for p in map(Path, args.files):
+        lad = Path(args.ladders) / p.parent.name / "ladder.csv"
+        if not lad.is_file():
+            print(f"{p}: no ladder ({lad} does not exist): left as it is")
+            continue
+        print(f"{p}: {apply_published(p, lad)} rows judged at a ladder rung ({lad})")
+    return 0
+
+
 def register(sub) -> None:
     p = sub.add_parser("claims", help="claims ledgers and the run report")
     s = p.add_subparsers(dest="command", metavar="COMMAND", required=True)
@@ -66,3 +81,8 @@ def register(sub) -> None:
     v.add_argument("dir")
     v.add_argument("--list", action="store_true", help="one line per judged row")
     v.set_defaults(func=_prove)
+    lad = s.add_parser("ladder", help="fill the ladder columns of written <study>/claims.csv "
+                       "files from LADDERS/<study>/ladder.csv (verdicts kept)")  # fmt: skip
+    lad.add_argument("files", nargs="+")
+    lad.add_argument("--ladders", default="published/ladder")
+    lad.set_defaults(func=_ladder)

@@ -47,19 +47,48 @@ def read_ladder(path) -> pd.DataFrame:
                        keep_default_na=False, na_values=[""])  # fmt: skip
 
 
+def _judged(path) -> pd.DataFrame:
+    df = read_ladder(path)
+    return df, df[df.verdict.isin(JUDGED)]
+
+
+def _top(df: pd.DataFrame, judged: pd.DataFrame, claim_id: str, dataset: str):
+    """(ladder_rung, ladder_value, ladder_verdict) of the highest rung that judged
+    ``claim_id`` on ``dataset``; ``None`` when no rung did."""
+    hit = judged[(judged.claim_id == claim_id) & (judged.dataset.fillna("") == dataset)]
+    if hit.empty:
+        return None
+    top = hit[hit.rung_index == hit.rung_index.max()].iloc[0]
+    settings = rung_settings(df, top.rung)
+    rung = f"{top.rung} ({settings})" if settings else str(top.rung)
+    return rung, str(top.our_value), str(top.verdict)
+
+
 def apply(ledger, ladder_paths=()) -> None:
     """Fill ``ladder_rung``, ``ladder_value`` and ``ladder_verdict`` of every ledger row a
     ladder judged (same claim id and dataset), from its highest judged rung."""
     for path in ladder_paths:
-        df = read_ladder(path)
-        judged = df[df.verdict.isin(JUDGED)]
+        df, judged = _judged(path)
         for row in ledger.rows:
-            hit = judged[(judged.claim_id == row.claim_id) & (judged.dataset.fillna("") ==
-                                                              row.dataset)]  # fmt: skip
-            if hit.empty:
-                continue
-            top = hit[hit.rung_index == hit.rung_index.max()].iloc[0]
-            settings = rung_settings(df, top.rung)
-            row.ladder_rung = f"{top.rung} ({settings})" if settings else str(top.rung)
-            row.ladder_value = str(top.our_value)
-            row.ladder_verdict = str(top.verdict)
+            top = _top(df, judged, row.claim_id, row.dataset)
+            if top is not None:
+                row.ladder_rung, row.ladder_value, row.ladder_verdict = top
+
+
+def apply_published(claims_csv, ladder_csv) -> int:
+    """The same columns filled in a written ledger (``latentlab claims ladder``: a published
+    ledger beside the published ladders, without re-running its claims step); the row's
+    own verdict and every other cell are kept. Returns the rows filled."""
+    from latentlab.claims.ledger import read_claims
+    from latentlab.outputs import write_csv
+
+    led = read_claims(claims_csv)
+    df, judged = _judged(ladder_csv)
+    n = 0
+    for i, r in led.iterrows():
+        top = _top(df, judged, r.claim_id, r.dataset)
+        if top is not None:
+            led.loc[i, ["ladder_rung", "ladder_value", "ladder_verdict"]] = top
+            n += 1
+    write_csv(led, claims_csv)
+    return n
