@@ -16,6 +16,17 @@ def add_params_arg(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def name_value(item: str, what: str = "NAME=PATH") -> tuple[str, str]:
+    """``NAME=VALUE`` of a command-line list (``--ledger rung=path``), or a ConfigError
+    naming ``what`` was expected."""
+    from latentlab.errors import ConfigError
+
+    name, sep, value = item.partition("=")
+    if not sep or not name:
+        raise ConfigError("command line", f"expected {what}, got {item!r}")
+    return name, value
+
+
 def write_generated(text: str, args: argparse.Namespace, made_by: str, command: str) -> int:
     """Write a generated file (``args.root`` / ``args.out``), or with ``args.check`` say
     whether the committed one is ``text``: exit status 1, naming the file, when it is not.

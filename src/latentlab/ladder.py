@@ -31,6 +31,7 @@ import numpy as np
 import pandas as pd
 
 from latentlab import runconfig
+from latentlab.cliutil import name_value
 from latentlab.errors import ConfigError, DataError
 
 # keys a rung may not set: they name the rung's run, not its settings
@@ -407,7 +408,7 @@ def _collect_cli(args) -> int:
     from latentlab.provenance import provenance
 
     params = args.params
-    ledgers = dict(_pair(p) for p in args.ledger)
+    ledgers = dict(name_value(p, "RUNG=PATH") for p in args.ledger)
     df = collect(params, ledgers)
     check_values(df)
     meta = {"study": params["study"], "step": "ladder", "run": params["run"],
@@ -429,13 +430,6 @@ def _bench_cli(args) -> int:
             "provenance": provenance()}  # fmt: skip
     write_table(df, args.csv, meta=meta)
     return 0
-
-
-def _pair(item: str) -> tuple[str, str]:
-    name, sep, value = item.partition("=")
-    if not sep or not name:
-        raise ConfigError("command line", f"expected RUNG=PATH, got {item!r}")
-    return name, value
 
 
 def register(subparsers) -> None:

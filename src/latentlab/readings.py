@@ -33,6 +33,7 @@ from pathlib import Path
 import pandas as pd
 
 from latentlab import runconfig
+from latentlab.cliutil import name_value
 from latentlab.errors import ConfigError, DataError
 from latentlab.studies.shape import readings_of
 
@@ -270,7 +271,7 @@ def _collect_cli(args) -> int:
     from latentlab.provenance import provenance
 
     params = args.params
-    ledgers = dict(_pair(p) for p in args.ledger)
+    ledgers = dict(name_value(p, "OPTION=PATH") for p in args.ledger)
     df = collect(params, ledgers)
     meta = {"study": params["study"], "step": "readings", "reading": params["reading"],
             "run": params["run"], "settings": params, "ledgers": ledgers,
@@ -293,13 +294,6 @@ def _list_cli(args) -> int:
             print(f'    "{r.sentence}"')
             print(f"    why {r.published}: {r.why}")
     return 0
-
-
-def _pair(item: str) -> tuple[str, str]:
-    name, sep, value = item.partition("=")
-    if not sep or not name:
-        raise ConfigError("command line", f"expected OPTION=PATH, got {item!r}")
-    return name, value
 
 
 def register(subparsers) -> None:
