@@ -69,3 +69,21 @@ def test_blas_dependent_files_are_compared_with_their_kernels_set(tmp_path):
 
 def test_blas_kernel_is_named():
     assert gc.blas_kernel() not in ("", "?")
+
+
+def test_update_from_a_run_of_some_studies_keeps_the_others(tmp_path, monkeypatch):
+    """--update from a run of tir alone (e.g. the other kernel's tir run) refreshes tir and
+    leaves every other study's golden copies as they were."""
+    golden, results = tmp_path / "golden" / "smoke", tmp_path / "results"
+    for study in ("tir", "drift"):
+        (golden / study).mkdir(parents=True)
+        _write(golden / study / "claims.csv", 1.0)
+    (results / "tir").mkdir(parents=True)
+    _write(results / "tir" / "claims.csv", 2.0)
+    monkeypatch.setattr(gc, "blas_kernel", lambda: "Haswell")
+    blas = tmp_path / "blas.yaml"
+    blas.write_text("primary: Haswell\nfiles: ['tir/*']\n")
+    argv = ["--results", str(results), "--golden", str(golden), "--blas", str(blas)]
+    assert gc.main([*argv, "--update"]) == 0
+    assert pd.read_csv(golden / "tir" / "claims.csv").loglik[0] == 2.0
+    assert pd.read_csv(golden / "drift" / "claims.csv").loglik[0] == 1.0
