@@ -25,7 +25,7 @@ def _report(args) -> int:
 def _prove(args) -> int:
     import pandas as pd
 
-    from latentlab.claims.prove import K_REALISTIC, describe, prove_dir, summary
+    from latentlab.claims.prove import CATEGORIES, K_REALISTIC, describe, prove_dir, summary
 
     proofs = prove_dir(args.dir)
     s = summary(proofs)
@@ -36,13 +36,13 @@ def _prove(args) -> int:
         if p.kind == "judged":
             print(describe(p))
     judged = int(s["judged"].sum())
-    c = {k: int(s[k].sum()) for k in ("realistic", "robust", "inconclusive", "counter")}
+    c = {k: int(s[k].sum()) for k in CATEGORIES}
     flags = ", ".join(f"{int(s[f].sum())} {f}" for f in ("broken", "refused", "legacy", "missing"))
     print(
         f"{judged} judged rows: {c['realistic']} proven by a realistic counter-example "
         f"(the verdict flips within {K_REALISTIC:g} x the row's spread), {c['robust']} robust "
         f"beyond noise, {c['inconclusive']} inconclusive, {c['counter']} by a hand-written "
-        f"counter-example; {len(flagged)} flagged "
+        f"counter-example, {c['nonfinite']} non-finite; {len(flagged)} flagged "
         f"({flags}); "
         f"{int(s['identity'].sum())} identity and {int(s['unjudged'].sum())} unjudged apart"
     )

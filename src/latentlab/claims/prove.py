@@ -14,7 +14,10 @@ row's rule (the ``rule`` column: its replicates, margin or tolerance, and the no
    ``K_REALISTIC`` x the row's spread, the counter-example lies within the measured noise
    and the row is proven by a **realistic** counter-example; when it is larger, the row is
    **robust beyond noise** and its effect-to-noise ratio (shift / spread) is reported; a
-   deterministic row (no spread) is robust with its shift.
+   deterministic row (no spread) is robust with its shift. A row with a non-finite
+   replicate (a fit that diverged, a curve with no value at the time compared) is
+   ``not_reproduced`` by the rule whatever the shift, and is counted apart as
+   **non-finite**: it passes only with finite values.
 
 Flagged (``claims prove`` exits 1): a *broken* rule (it does not give the row's verdict,
 fails the document's own numbers, accepts a rejected alternative, or no shift flips it), a
@@ -62,7 +65,7 @@ from latentlab.claims.ledger import (
 
 COUNTER_EXAMPLES: dict[tuple[str, str], Callable[[dict], dict]] = {}
 K_REALISTIC = noise.K_REALISTIC
-CATEGORIES = ("realistic", "robust", "inconclusive", "counter")
+CATEGORIES = ("realistic", "robust", "inconclusive", "counter", "nonfinite")
 FLAGS = ("broken", "refused", "legacy", "missing")
 
 
@@ -117,7 +120,7 @@ class Proof:
     kind: str  # judged | identity | unjudged
     verdict: str = ""
     path: str = ""  # order | value | bool | legacy | none
-    category: str = ""  # realistic | robust | inconclusive | counter ("" when flagged)
+    category: str = ""  # one of CATEGORIES ("" when flagged)
     flag: str = ""  # broken | refused | legacy | missing ("" when proven)
     n_rep: int = 0
     spread: float = math.nan
@@ -247,6 +250,9 @@ def prove_row(study: str, row: dict) -> Proof:
             p.problems.append(f"the counter-example gives {out}")
         p.category = "counter"
         return p
+    if p.verdict == "not_reproduced" and not np.isfinite(_values_region(rule)[0]).all():
+        p.category = "nonfinite"
+        return p
     if p.verdict == "inconclusive":
         p.category = "inconclusive"
         p.needed = d.needed
@@ -319,5 +325,7 @@ def describe(p: Proof) -> str:
         return f"inconclusive {head}: n = {p.n_rep}, decided at {need}; flips at {p.shift:.4g}"
     if p.category == "counter":
         return f"counter {head}: a hand-written counter-example"
+    if p.category == "nonfinite":
+        return f"non-finite {head}: a replicate is not finite (not_reproduced by the rule)"
     ratio = "deterministic" if math.isinf(p.ratio) else f"{p.ratio:.2f} x the spread"
     return f"{p.category} {head}: flips at a shift of {p.shift:.4g} ({ratio}, n = {p.n_rep})"
