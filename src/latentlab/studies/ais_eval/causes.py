@@ -1,34 +1,26 @@
 """Why the ``not_reproduced`` rows of ais_eval miss (issue 24): one :class:`Cause` per
 pattern over (claim id, dataset), first match wins, registered at the end of ``claims.py``.
 
-The published ``real`` ledger (``published/real/ais_eval/claims.csv``, judged before issues
-37 and 38) has 33 misses on the two stand-in corpora (KOS for NIPS, Cora for ACL):
-
-* **open** (32). Iteration-AIS, Figs 5.7-5.10 (C5.8a, C5.8b, C5.9; ``genuine`` until issue
-  37): the published run started the path at the iteration-10 snapshot, the document at
-  Φ(1) (the reading ``first_snapshot``, ``readings.py``); at that start the single-chain log
-  estimate sits below the likelihood by its Jensen gap Var(log w)/2, which grows along the
-  links (``published/real/REVERSALS.md`` case 4: ``tests/evaluation/ais/test_ais_unbiased.py``
-  and the 16- and 8-chain re-runs ``published/real/reversals/ais_eval_iteration_ais_jensen_*``).
-  No ``genuine`` without the other reading: the readings sweep and the re-run at the
-  document's start settle them. Fig 5.6's agreement at many temperatures (C5.5b;
-  ``genuine`` until issue 38) is underpowered: its 2 SE at the document's S and n is 5x its
-  tolerance, so the noise rule makes it ``inconclusive`` at its next judging. The tables
-  (5.1-5.3) and the later-variance and smaller-dip rows of Figs 5.7-5.10 (C5.8c, C5.9b)
-  as before: nothing published yet separates the candidate causes:
+The published ``real`` ledger (``published/real/ais_eval/claims.csv``, re-run on
+2026-12-06 under the noise rule of issue 38, the iteration-AIS path from the document's
+Φ(1): ``train.first_snapshot: 1``) has 16 misses on the two stand-in corpora (KOS for NIPS,
+Cora for ACL), all **open**; 27 rows are ``inconclusive`` at our replicates (Fig 5.6's
+C5.5a/b among them; the real run's 20 samples against the document's 100, see the ladder's
+rung docs10_S100). Iteration-AIS (C5.8a, C5.8b, C5.9 on Cora) still misses from Φ(1); the
+evidence of the earlier run from the iteration-10 snapshot (``published/real/REVERSALS.md``
+case 4: the single-chain log estimate below the likelihood by its Jensen gap, which grows
+along the links; ``tests/evaluation/ais/test_ais_unbiased.py`` and the 16- and 8-chain
+re-runs ``published/real/reversals/ais_eval_iteration_ais_jensen_*``) is kept in their
+evidence; the readings sweep of both starts settles them. The tables (5.1-5.3) and the
+later-variance row of Figs 5.7-5.10 (C5.8c): nothing published yet separates the candidate
+causes:
   - the stand-ins' short documents (KOS test documents 25-376 tokens, Cora 6-171, where the
     document used full NIPS/ACL papers; ``published/real/ais_eval/evidence/doc_length.csv``);
   - the reduced test sets (80 documents; iteration-AIS on 5 of them);
   - the 20,000-temperature reference LR run;
   - the perturbation reading (Sec. 5.3.1's "new word-topic assignments": a new topic for the
     same word, or a new (word, topic) cell: the reading ``perturbation``).
-  A per-document look at the published raw results (Spearman of document length with the
-  baselines' / ratio-AIS variance ratio: +0.06 to +0.29; no length trend in Table 5.1's
-  percentages) is too weak to call these ``substitute``. Each open entry's evidence ends
-  with the experiment that would settle it (``settle: ...``).
-* **reduction** (1): Fig 5.6's Std AIS below ratio-AIS at few temperatures (C5.5a) holds at
-  the document's 100 samples (the ladder's rung docs10_S100), not at the real run's 20 (the
-  noise rule makes the real run's row ``inconclusive``).
+Each open entry's evidence ends with the experiment that would settle it (``settle: ...``).
 """
 
 from __future__ import annotations
@@ -73,11 +65,11 @@ SETTLE_ITER = (
 )
 # issue 37 lead 3: the document's start of the iteration-AIS path (Φ(1)) against ours
 SETTLE_START = (
-    "settle: the reading first_snapshot, the published run's start (iteration 10) against the "
-    "document's (iteration 1): snakemake --configfile=config/real.yaml "
+    "settle: the reading first_snapshot on real (the published run now starts at the "
+    "document's iteration 1, first_snapshot: 1, and the row still misses; the evidence above "
+    "is the earlier iteration-10 start's): snakemake --configfile=config/real.yaml "
     "ais_eval_readings_first_snapshot (8 chains per document; 3,200-9,500 CPU-s) and "
-    "ais_eval_evidence (the 5 longest documents, both starts; ~600 CPU-s), then the real "
-    "re-run at first_snapshot: 1 (config/real.yaml)"
+    "ais_eval_evidence (the 5 longest documents, both starts; ~600 CPU-s)"
 )
 
 CAUSES = [
@@ -123,32 +115,12 @@ CAUSES = [
         f"stays at -429.10 -> -429.03; {SETTLE_START}",
         dataset="cora",
     ),
-    Cause(
-        "C5.9",
-        "open",
-        f"{CASE4}; at the iteration-10 start, {JENSEN.format('kos')}: one S = 1 run's noise on "
-        "a flat expectation: 8-chain E[log w] -589.26 (it. 500), -588.77 (1000); Var(log w) "
-        f"15.5-25.0 per doc, 5 docs; {SETTLE_START}",
-        dataset="kos",
-    ),
     # --- Table 5.1 (C5.3 cheap, T5.1-exp expensive): % of documents preferring the learned
     # topics. At 10,000 temperatures the four ratio-AIS paths agree at 62.5-63.8 % on both
     # corpora, far below the document's 86.9-90.3 %, and already the cheap ratio-AIS rows
     # are at that level: the test documents' own preference caps every estimator, so none
     # can lead by the document's margin. (Ours: LR 66.9 / 68.8 %, Std AIS 62.5 / 51.2 % at
     # 10,000 temperatures on Cora / KOS.)
-    Cause(
-        "C5.3",
-        "open",
-        f"{T51}: cheap ratio-AIS 59.4-68.8 % vs LR 55.6-57.5 %, Std 40.0-48.1 %; expensive "
-        "ratio-AIS 62.5-63.8 % on both corpora (document 86.9-90.3 %); " + SETTLE_T51,
-    ),
-    Cause(
-        "T5.1-exp",
-        "open",
-        f"{T51}: at 10,000 temperatures ratio-AIS 62.5-63.8 % on both (document 86.9-90.3 %); "
-        "LR 66.9 / 68.8 %, Std 62.5 / 51.2 % (Cora / KOS); " + SETTLE_T51,
-    ),
     # --- Table 5.2 variances (C5.14 cheap/expensive, T5.2v-exp) and the expensive corpus
     # ratio (T5.2r-exp). Ours, expensive: LR variance 1.3-3x the document's, ratio-AIS
     # 12-59x, so the ratio falls short (67 / 71 vs >= 100). Candidate: document length (a
@@ -160,12 +132,6 @@ CAUSES = [
         "open",
         f"{T52}: Std AIS / LR variance cheap 5.39 (Cora), 8.78 (KOS); expensive 6.80, 14.7; "
         "threshold 10 (document's ratios 27-59); " + SETTLE_T52,
-    ),
-    Cause(
-        "T5.2v-exp",
-        "open",
-        f"{T52}: expensive min(LR, Std) / max ratio-AIS variance 66.9 (Cora), 71.1 (KOS), "
-        "needs 100; ratio-AIS variance 1.5e-7 to 7.1e-7 vs the document's ~1e-8; " + SETTLE_T52,
     ),
     Cause(
         "T5.2r-exp",
@@ -180,27 +146,6 @@ CAUSES = [
     # temperatures (config/real.yaml ais_eval.ntemps; the document: 100 samples, n >= 20,000
     # for its agreement). The ladder (published/ladder/ais_eval/, 2026-11-28) re-ran Fig 5.6
     # at the document's S = 100 on the same document (rung docs10_S100).
-    Cause(
-        "C5.5a",
-        "reduction",
-        f"{LADDER}: at the document's S = 100 (rung docs10_S100) ratio-AIS - Std AIS at "
-        "n = 10 is 20.3 +- 10 (2 SE) > 0.098: reproduced; at S = 20 (real, docs10) "
-        "3.97 +- 20",
-        dataset="kos",
-    ),
-    Cause(
-        "C5.5b",
-        "open",
-        f"{LADDER}: underpowered, not genuine (issue 38): at the document's S = 100 and "
-        "n = 30,000 (>= its 20,000), spread 0.165 +- 2 SE 0.50 against tolerance 0.098 "
-        "(S = 20: 0.090 +- 1.2); Std AIS's per-sample sd at n = 30,000 is 2.50 "
-        "(docs10_S100/ais_eval/fig5_6.csv), so at 100 samples its 2 SE alone is 5x the "
-        "tolerance: the noise rule makes the row inconclusive (claims.py); settle: the row's "
-        "next judging (the real re-run's claims step gives it inconclusive, no cause); ~56 runs "
-        "of 100 samples (~5,600) at n = 30,000 would decide it at the ladder's mean (0.165, "
-        "above the bound), ~400,000 samples at the real run's (0.090)",
-        dataset="kos",
-    ),
     # --- Table 5.3 correlations with the long LR run (C5.7a cheap, T5.3c-exp expensive). The
     # reference is LR with 20,000 temperatures (config/real.yaml ais_eval.symasym
     # lr_long_temps; document 100,000), and cheap LR correlates with it best on Cora (0.990).
@@ -209,13 +154,6 @@ CAUSES = [
         "open",
         f"{T53}: cheap correlation with the 20,000-temperature LR run: LR 0.990 / 0.981, "
         "best ratio-AIS 0.970 / 0.985, Std 0.902 / 0.763 (Cora / KOS); " + SETTLE_T53C,
-    ),
-    Cause(
-        "T5.3c-exp",
-        "open",
-        f"{T53}: expensive, Cora: LR 0.998, ratio-AIS 0.971-0.974, Std 0.972 (Std above the "
-        "lowest ratio-AIS path); " + SETTLE_T53C,
-        dataset="cora",
     ),
     # --- Table 5.3 variances and forward/reverse bias (C5.7b, T5.3v-exp, T5.3r-exp). Our
     # ratio-AIS variance is 7-61x the document's while LR's is 1.3-4.5x, so min(LR, Std) /
@@ -234,22 +172,16 @@ CAUSES = [
         f"{T53}: expensive ratio-AIS variance 1.1e-5 to 4.2e-5 vs LR 3.8e-5 / 6.3e-5 "
         "(KOS / Cora); the document's ratio-AIS 5e-7 to 1.4e-6; " + SETTLE_T53V,
     ),
-    Cause(
-        "T5.3r-exp",
-        "open",
-        f"{T53}: Cora expensive forward - reverse: geometric 0.0004 (2 SE 0.0012), convex "
-        "0.0011 (2 SE 0.0011); KOS passes; " + SETTLE_T53V,
-        dataset="cora",
-    ),
     # --- rows added for issue 21 after the causes above were written (Table 5.2 top's
     # geometric-vs-convex variance, Table 5.3's forward direction, Figs 5.7-5.10's later
     # variance and smaller dip)
     Cause(
-        "T5.2v-geo",
+        "T5.3v-convex",
         "open",
-        f"{T52}: not examined yet; settle: the perturbed step on the document's corpus "
-        "(config/paper.yaml, uci_nips; ~5-10 CPU-h) and on KOS with all held-out documents "
-        "(~3x the 80-document step)",
+        f"{T53}: on Cora the convex path's lower-variance direction sits above the geometric "
+        "one (log10 variance -3.44 vs -3.49, one run; the document: convex below by 0.27, "
+        "Sec 5.3.2), at variances 2-3 orders of magnitude above the document's; " + SETTLE_T53V,
+        dataset="cora",
     ),
     Cause(
         "C5.7d",
@@ -267,13 +199,5 @@ CAUSES = [
         f"{LADDER}: 5 -> 10 test documents, LR at 10n temperatures still has lower variance "
         "late (Cora 0.110 -> 0.082, then 0.079 -> 0.068; KOS 0.096 -> 0.087, then "
         "0.231 -> 0.167); the other methods' variance rises; " + SETTLE_ITER,
-    ),
-    Cause(
-        "C5.9b",
-        "open",
-        f"{LADDER}: 5 -> 10 test documents, Cora's LR dip still grows with 10n temperatures "
-        "(2.77 -> 3.06, then 1.25 -> 1.36); Std AIS's shrinks (3.18 -> 2.61, 2.11 -> 1.35); "
-        + SETTLE_ITER,
-        dataset="cora",
     ),
 ]

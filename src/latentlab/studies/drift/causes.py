@@ -1,15 +1,16 @@
 """Why the ``not_reproduced`` rows of the published drift ledger miss (issues 24, 37, 38).
 
-Explained: C2.6 (``genuine``): the K+ and alpha traces are not stationary after the
+Explained, pending the readings sweeps on real (so ``open`` until they run, issue 37: no
+``genuine`` without one): C2.6: the K+ and alpha traces are not stationary after the
 document's burn-in of 100, on the synthetic networks (20 chains) and, in the drift ladder
 (``published/ladder/drift/``), on Enron at the document's 3 chains x 100 burn-in x 10
 samples; the sampler is right (it keeps the posterior from the truth), slow from the prior
-(REVERSALS.md case 2). C2.8 on LFRM(all) (``genuine``): the longer Enron chains put it above
-the baseline in every early month, not below. Both cite the readings sweeps of the choices
-the document leaves open that touch them (``studies/drift/readings.py``). C2.1-ll / C2.2-ll
-on the synthetic networks (``ambiguity``): DRIFT leads by less than half the document's gap
-on networks whose generator the document does not give. The rest is ``open``; each entry's
-evidence names, after ``settle:``, the run that would settle it.
+(REVERSALS.md case 2). C2.8 on LFRM(all): the longer Enron chains put it above
+the baseline in every early month, not below. Both name the readings sweeps of the choices
+the document leaves open that touch them (``studies/drift/readings.py``), to be run.
+C2.1-ll / C2.2-ll on the synthetic networks (``ambiguity``): DRIFT leads by less than half
+the document's gap on networks whose generator the document does not give. The rest is
+``open``; each entry's evidence names, after ``settle:``, the run that would settle it.
 """
 
 from __future__ import annotations
@@ -19,7 +20,10 @@ from latentlab.claims.spec import Cause
 _LEDGER = "published/real/drift/claims.csv"
 _LAD = "published/ladder/drift/ladder.csv"
 _EV = "published/real/drift/evidence"
-_RD = "published/real/drift/readings"
+_SW = (
+    "settle: the readings sweeps on real (snakemake --configfile=config/real.yaml "
+    "drift_readings: config/real.yaml readings.studies.drift, ~5.6 CPU-h; not yet run)"
+)
 _TRUTH = "tests/models/drift/test_drift_known_truth.py"
 
 # C2.1-ll / C2.2-ll on the synthetic networks
@@ -30,38 +34,37 @@ _AMBIG = (
     "-23.6 on the first 3 data sets (generator config), 4.5 nats above LFRM(last)'s -28.1, "
     "below half the document's gap of 16.8; DRIFT leads the best other in every data set, by "
     "2.2 (forecast) and 44-65 nats (missing data; document 259); the other reading of the "
-    f"generator: {_RD}/synth_ab.csv"
+    "generator: synth_ab (studies/drift/readings.py; not yet run on real)"
 )
 
 CAUSES = [
-    Cause("C2.6", "genuine", f"{_EV}/traces.csv (per fit: K+ at the start, half the burn-in and "
+    Cause("C2.6", "open", f"{_EV}/traces.csv (per fit: K+ at the start, half the burn-in and "
           "the end, split-R-hat of K+ and alpha): at the document's burn-in of 100 with 20 "
           "chains 0 of 6 synthetic fits reach split-R-hat < 1.1 (median K+ 4.7); on all 10 of "
           f"the document's data sets 0 of 20 ({_LAD}, rung fc_doc_synth10). Not a "
           f"bug: {_TRUTH} starts the same kernel at the generating state and it stays there "
           "(forecast and Z recovery pass; a mutated FFBS fails), while chains from the prior "
-          "need longer than 100 iterations (REVERSALS.md#case-2). Readings tried: "
-          f"{_RD}/sigma_w.csv (sigma_W as s.d. or variance), {_RD}/synth_ab.csv (the networks' "
-          "a_k, b_k)", dataset="synthetic*"),
-    Cause("C2.6", "genuine", f"{_EV}/traces.csv (per monthly fit: K+ and split-R-hat); {_LAD} "
+          "need longer than 100 iterations (REVERSALS.md#case-2). Readings to try: sigma_w "
+          f"(sigma_W as s.d. or variance), synth_ab (the networks' a_k, b_k); {_SW}",
+          dataset="synthetic*"),
+    Cause("C2.6", "open", f"{_EV}/traces.csv (per monthly fit: K+ and split-R-hat); {_LAD} "
           "(C2.6, Enron): at the document's forecast protocol, 3 chains x 100 burn-in x 10 "
           "samples (rung fc_doc), 0 of 36 monthly fits reach split-R-hat < 1.1 for K+ and "
           "alpha; median split-R-hat of K+ 4.93 -> 2.58, of alpha 1.79 -> 1.87; mean K+ at the "
           "last iteration 35.7 -> 83.9, still rising. The kernel is right from the truth "
-          f"({_TRUTH}, REVERSALS.md#case-2). Readings tried at 3 x 100 x 10: "
-          f"{_RD}/sample_thin.csv (the 10 samples consecutive or every 10th iteration), "
-          f"{_RD}/sigma_w.csv", dataset="enron*"),
-    Cause("C2.8-LFRM_all", "genuine", f"{_LAD} (C2.8): at the document's 3 chains x 100 burn-in "
+          f"({_TRUTH}, REVERSALS.md#case-2). Readings to try at 3 x 100 x 10: sample_thin (the "
+          f"10 samples consecutive or every 10th iteration), sigma_w; {_SW}", dataset="enron*"),
+    Cause("C2.8-LFRM_all", "open", f"{_LAD} (C2.8): at the document's 3 chains x 100 burn-in "
           "x 10 samples (rung fc_doc) the share of months t < 12 with LFRM(all) above the "
           "baseline stays 1.00 (DRIFT 0.67 -> 1.00, LFRM(last) 0.56 -> 0.89; the document: "
           "none), on the Perry & Wolfe coding of Enron (156 employees, 21,635 messages; the "
-          "document's 151 people / 34,182 emails are not public here). Readings tried: "
-          f"{_RD}/baseline_norm.csv (the urn's probabilities), {_RD}/sample_thin.csv"),
+          "document's 151 people / 34,182 emails are not public here). Readings to try: "
+          f"baseline_norm (the urn's probabilities), sample_thin; {_SW}"),
     *(Cause(f"C2.{i}-ll", "ambiguity", _AMBIG, dataset="synthetic*") for i in (1, 2)),
     Cause("C2.3", "open", "published/real/REVERSALS.md#case-2: Fig 2.2 at fixed K = 3 recovers "
           "one feature of three, with chains from the prior at the document's sigma_W = 0.1; "
-          f"the reading sigma_W as a variance: {_RD}/sigma_w.csv; settle: the same fit at "
-          "sigma_W = 2 from the prior (about 15 CPU-minutes)"),
+          "the reading sigma_W as a variance (sigma_w, not yet run on real); settle: the same "
+          "fit at sigma_W = 2 from the prior (about 15 CPU-minutes)"),
     Cause("C2.13", "open", f"{_LEDGER} (C2.13 notes): recorded samples with another topic "
           "matching in 3 of 5 data sets of the logistic text networks; settle: the synthetic "
           "text fits at 3x the sweeps (drift.text_fit burnin 9000, config/real.yaml) and 3 "
