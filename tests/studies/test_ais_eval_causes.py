@@ -22,16 +22,19 @@ def misses() -> pd.DataFrame:
 
 def test_the_published_miss_count():
     """The shared checks (test_causes.py) match every miss to a cause; this pins how many."""
-    assert len(misses()) == 33  # 26, and 7 of the rows issue 21 added
+    # 33 before the re-run of 2026-12-06 (the noise rule and the path from Phi(1)): 27 rows
+    # became inconclusive, T5.3v-convex on Cora is a new miss
+    assert len(misses()) == 16
 
 
 def test_the_iteration_causes_quote_their_files():
     """The iteration-AIS numbers in the evidence are the REVERSALS case-4 re-runs' (the
-    iteration-10 start); they are open until the reading first_snapshot is swept."""
+    iteration-10 start); the rows that still miss from the document's start (C5.8a/b on both
+    corpora, C5.9 on Cora) are open until the reading first_snapshot is swept."""
     from latentlab.studies.ais_eval.causes import CAUSES
 
     iteration = [c for c in CAUSES if c.claim in ("C5.8a", "C5.8b", "C5.9")]
-    assert len(iteration) == 6 and all(c.cause == "open" for c in iteration)
+    assert len(iteration) == 5 and all(c.cause == "open" for c in iteration)
     assert all("ais_eval_readings_first_snapshot" in c.evidence for c in iteration)
     assert not [c for c in CAUSES if c.cause == "genuine"]  # issue 37: none without a sweep
     text = (ROOT / "published/real/REVERSALS.md").read_text()

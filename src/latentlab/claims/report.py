@@ -121,11 +121,12 @@ def _rung_figure_lines(base: Path, study: str) -> list[str]:
     if not pngs:
         return []
     lines = [
-        "### At the document's settings (ladder rungs)",
+        "### At the ladder's rungs (toward the document's settings)",
         "",
         "The same figure step drawn from a ladder rung's own runs (config/ladder.yaml, "
-        "docs/runs.md, Ladders), on the document's axis; the figure of the same name above "
-        "is drawn at this run's settings.",
+        "docs/runs.md, Ladders; each rung's settings are in its ladder.csv); the figure of "
+        "the same name above is drawn at this run's settings. A rung named `*_doc` runs the "
+        "document's own settings.",
         "",
     ]
     for f in pngs:
