@@ -14,10 +14,12 @@ from .tables import _meta
 
 
 def _colors(methods):
+    """One colour per distinct method (``methods`` may repeat one per K: counted once, or
+    the 6 methods x 2 K of docs/config.md's example wrapped the cycle onto one colour)."""
     import matplotlib.pyplot as plt
 
     cyc = plt.rcParams["axes.prop_cycle"].by_key()["color"]
-    return {m: cyc[i % len(cyc)] for i, m in enumerate(methods)}
+    return {m: cyc[i % len(cyc)] for i, m in enumerate(dict.fromkeys(methods))}
 
 
 @STUDY.figure("heldout_time", settings=ReportSettings)
