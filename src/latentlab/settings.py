@@ -127,9 +127,9 @@ def field_names(cls) -> list[str]:
     return [f.name for f in dataclasses.fields(cls)]
 
 
-def parse_settings(cls, mapping: Any, where: str, *, ignore: tuple[str, ...] = ()):
-    """Build ``cls`` from ``mapping``; unknown keys, missing required keys and wrong types
-    raise :class:`ConfigError` naming ``where.key``. Keys in ``ignore`` are passed over."""
+def _known_keys(cls, mapping: Any, where: str, ignore: tuple[str, ...]) -> tuple[dict, dict]:
+    """``cls``'s type hints and fields, after refusing a ``mapping`` that is not one or that
+    gives a key ``cls`` does not read (naming ``where.key`` and the closest known key)."""
     if not isinstance(mapping, dict):
         raise ConfigError(where, f"expected a mapping, got {type(mapping).__name__}")
     hints = get_type_hints(cls)
@@ -140,6 +140,13 @@ def parse_settings(cls, mapping: Any, where: str, *, ignore: tuple[str, ...] = (
             f"{where}.{unknown[0]}",
             f"unknown key ({misspelt(unknown[0], fields)}); {cls.__name__} reads {sorted(fields)}",
         )
+    return hints, fields
+
+
+def parse_settings(cls, mapping: Any, where: str, *, ignore: tuple[str, ...] = ()):
+    """Build ``cls`` from ``mapping``; unknown keys, missing required keys and wrong types
+    raise :class:`ConfigError` naming ``where.key``. Keys in ``ignore`` are passed over."""
+    hints, fields = _known_keys(cls, mapping, where, ignore)
     kwargs = {}
     for name, f in fields.items():
         if name in mapping:
@@ -159,16 +166,7 @@ def check_given(cls, mapping: Any, where: str, *, ignore: tuple[str, ...] = ()) 
     step of this run reads may be incomplete, yet a misspelt key in it still stops the run.
     ``__post_init__`` checks, which need every field, are not run. Returns the converted
     values."""
-    if not isinstance(mapping, dict):
-        raise ConfigError(where, f"expected a mapping, got {type(mapping).__name__}")
-    hints = get_type_hints(cls)
-    fields = {f.name: f for f in dataclasses.fields(cls)}
-    unknown = sorted(set(mapping) - set(fields) - set(ignore))
-    if unknown:
-        raise ConfigError(
-            f"{where}.{unknown[0]}",
-            f"unknown key ({misspelt(unknown[0], fields)}); {cls.__name__} reads {sorted(fields)}",
-        )
+    hints, fields = _known_keys(cls, mapping, where, ignore)
     out = {}
     for name in mapping:
         if name in fields:
