@@ -387,12 +387,40 @@ def test_range_row_judges_every_configuration():
         assert judge(FIG2_MAX["20news"], o, "rel", tol)[0] == "not_reproduced"
 
 
-@pytest.mark.parametrize("cid", ["C4a", "C4c"])
-def test_counter_examples_fail_and_pass(cid):
+def test_c4a_counter_example_fails_and_passes():
+    import latentlab.studies.hdp_pcvb0.claims  # noqa: F401  (registers the counter-example)
     from latentlab.claims.prove import COUNTER_EXAMPLES
 
-    out = COUNTER_EXAMPLES[("hdp_pcvb0", cid)]({})
+    out = COUNTER_EXAMPLES[("hdp_pcvb0", "C4a")]({})
     assert out == {"fails": "not_reproduced", "passes": "reproduced"}
+
+
+@pytest.mark.parametrize(
+    "q99s, want", [([0.02, 0.03, 0.025], "reproduced"), ([0.2, 0.3, 0.25], "not_reproduced")]
+)
+def test_c4c_judges_each_runs_q99_against_the_captions_maximum(monkeypatch, q99s, want):
+    """'E[β_v] also takes small value as in E[α_k]': per run the 99th percentile of E[β_v],
+    against the caption's maximum E[α_k] of the corpus (KOS 0.1532); the old bar 1 is
+    refused."""
+    from types import SimpleNamespace
+
+    from latentlab.claims.ledger import Ledger
+    from latentlab.studies.hdp_pcvb0 import claims as hc
+
+    runs = [{"beta_v_E": {"q99": q, "max": 2 * q, "q50": q / 4, "frac_below_1": 1.0},
+             "alpha_pi_E": [0.01, 0.02]} for q in q99s]  # fmt: skip
+    res = [{"config": "cvb_AA", "dataset": "kos", "runs": runs}]
+    monkeypatch.setattr(hc, "_by_dataset", lambda ctx, name: {"kos": res})
+    monkeypatch.setattr(hc, "_trace_T", lambda r: 300)
+    monkeypatch.setattr(hc, "_kind", lambda ctx, ds: "real")
+    ctx = SimpleNamespace(settings=SimpleNamespace(datasets={"kos": SimpleNamespace(paper="KOS")}))
+    (m,) = hc._c4c(ctx)
+    assert m.paper_value == hc.FIG2_MAX["KOS"] and m.reject == [1.0] and m.value == q99s
+    led = Ledger("hdp_pcvb0", "doc")
+    row = led.compare("C4c", where="Fig 2 caption", statement=m.statement,
+                      paper_value=m.paper_value, our_value=m.value, how="le", dataset="kos",
+                      data_kind="real", reject=m.reject, unit="runs")  # fmt: skip
+    assert row.verdict == want and row.n_rep == "3"
 
 
 def test_paired_runs_pair_by_run_and_cell():

@@ -112,10 +112,12 @@ CLAIMS = [
     Claim("C4b", "Fig 2 caption", "maximum E[α0π_k] under CVB AA", "the document's maximum",
           how="rel", tolerance="claims.fig2_rel", note="mean over runs of the per-run maximum",
           group="perplexity"),
-    Claim("C4c", "Fig 2 caption", "E[β_v] under CVB AA also takes small values: share of the "
-          "words seen in training with E[β_v] < 1 (the premise of Eq 20)", 0.99, how="ge",
-          note="'Almost E[βv] ... also takes small value': reproduced if >= 99% of words",
-          group="perplexity"),
+    Claim("C4c", "Fig 2 caption", "E[β_v] under CVB AA also takes small values as E[α_k] "
+          "does: 99th percentile of E[β_v] over the words seen in training, at most the "
+          "caption's maximum E[α_k] for the corpus", "the document's maximum", how="le",
+          tolerance=0.0, note="'Almost E[βv] ... also takes small value as in E[αk]': "
+          "'almost' read as 99 % of the words, 'as in E[αk]' as the caption's maximum for "
+          "the corpus (Fig 2 caption)", group="perplexity"),
     Claim("F3-left", "Fig 3 left", "test perplexity of every configuration and T lies in the "
           "document's y-axis range of the left panel", "axis range", how="abs",
           group="perplexity"),
@@ -739,11 +741,6 @@ def _(row):
     }
 
 
-@counter_example("hdp_pcvb0", "C4c")
-def _(row):
-    """The rule "share of words with E[β_v] < 1 >= 0.99" on a share of 0.98 (one word in 50
-    at or above 1: not "almost" every word) and on the caption's "almost 99 %"."""
-    return {"fails": judge(0.99, 0.98, "ge", 0.0)[0], "passes": judge(0.99, 0.99, "ge", 0.0)[0]}
 
 
 def fig2_tolerance(corpus: str, rel: float) -> tuple[float, list[float]]:
@@ -796,6 +793,10 @@ def _c4b(ctx):
 
 @STUDY.claim("C4c")
 def _c4c(ctx):
+    """Per run, the 99th percentile of E[β_v] against the caption's maximum E[α_k] of the
+    corpus (its stand-in's document corpus; the largest maximum, KOS's, for a corpus the
+    caption does not list): the runs are the replicates. The old bar, E[β_v] < 1 (the
+    premise of Eq 20), must be refused."""
     rows = []
     for ds, res in _by_dataset(ctx, "perplexity").items():
         bs = [run["beta_v_E"] for r in res if r["config"] == "cvb_AA" for run in r["runs"]
@@ -803,13 +804,21 @@ def _c4c(ctx):
         if not bs:
             rows.append(NotRun("this run has no cvb_AA configuration", dataset=ds))
             continue
+        base = _paper(ctx, ds).removesuffix("-standin")
+        bar_of = base if base in FIG2_MAX else "KOS"
+        alpha = _alpha_pi_max(res, "cvb_AA")
         rows.append(Measured(
-            float(min(b["frac_below_1"] for b in bs)), dataset=ds, data_kind=_kind(ctx, ds),
-            statement="E[β_v] under CVB AA also takes small values: share of the words seen "
-            f"in training with E[β_v] < 1 (T = {_trace_T(res)}; worst run)",
-            note="max " + ", ".join(f"{b['max']:.3g}" for b in bs) + "; 99th percentile "
-            + ", ".join(f"{b['q99']:.3g}" for b in bs) + "; median "
-            + ", ".join(f"{b['q50']:.3g}" for b in bs) + " (per run)",
+            [float(b["q99"]) for b in bs], dataset=ds, data_kind=_kind(ctx, ds),
+            paper_value=FIG2_MAX[bar_of], reject=[1.0], unit="runs",
+            statement="E[β_v] under CVB AA also takes small values as E[α_k] does: 99th "
+            f"percentile of E[β_v] over the words seen in training (T = {_trace_T(res)}), at "
+            f"most the caption's maximum E[α_k] on {bar_of}"
+            + ("" if bar_of == base else " (the caption's largest; it lists no "
+               f"{base or ds})"),
+            note="max " + ", ".join(f"{b['max']:.3g}" for b in bs) + "; median "
+            + ", ".join(f"{b['q50']:.3g}" for b in bs) + "; share below 1 "
+            + ", ".join(f"{b['frac_below_1']:.4f}" for b in bs) + " (per run)"
+            + (f"; our own max E[α0π_k] {max(alpha):.3g}" if alpha else ""),
         ))  # fmt: skip
     return rows
 
