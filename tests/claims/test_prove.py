@@ -191,15 +191,7 @@ LEGACY_LEFT = {"hdp_pcvb0": 72, "scvb0": 24}
 
 # Rows known to be flagged, with why and what fixes them (issue 38, open): none may be added
 # without a reason, and a row listed here that is no longer flagged fails the test.
-KNOWN_FLAGGED = {
-    # the smoke row judges the standard split's one value (n = 1) with a spread measured over
-    # 4 splits: its tolerance (raised to the sd) is narrower than the noise band 2 sd, so no
-    # value can be reproduced. Widening it to the band would swallow the document's
-    # accuracy differences it must tell apart (C14-acc: 1.24 vs a column spread of 0.5);
-    # the fix is the mean over the re-splits as the row's value, or inconclusive rows
-    ("tests/golden/smoke", "nonconjugate_vi", "C14-ll", "yeast"),
-    ("tests/golden/smoke", "nonconjugate_vi", "C14-ll", "scene"),
-}
+KNOWN_FLAGGED: set[tuple[str, str, str, str]] = set()
 
 
 @pytest.mark.parametrize("run", ["published/real", "tests/golden/smoke"])

@@ -896,13 +896,13 @@ def _split_value(col: str, meth: str, other: str | None = None, scale: float = 1
     return value
 
 
-def noise_floor(tol: float, sd: float) -> tuple[float, str]:
-    """A value row's tolerance never narrower than its spread (issue 38): max(``tol``, the
-    replicates' sd), and a note when it was raised."""
+def noise_floor(tol: float, sd: float, what: str = "the replicates' sd") -> tuple[float, str]:
+    """A value row's tolerance never narrower than its spread (issue 38): max(``tol``,
+    ``sd``: the replicates' sd, or ``what`` it is), and a note when it was raised."""
     if not (np.isfinite(sd) and sd > tol):
         return tol, ""
-    return sd, (f"tolerance raised from {tol:.3g} to the replicates' sd {sd:.3g} (issue 38: "
-                "never narrower than the noise)")  # fmt: skip
+    return sd, (f"tolerance raised from {tol:.3g} to {what} {sd:.3g} (issue 38: never "
+                "narrower than the noise)")  # fmt: skip
 
 
 def _floor_against(paper: float, comparators, tol, reject, sd, what: str) -> tuple:
@@ -970,10 +970,13 @@ def _c14(ctx, col):
     """Laplace - delta against 0 (either sign). Accuracy: tolerance ``acc_spread_frac`` x
     the spread of the document's column for the data set, which must refuse the whole
     spread; log likelihood: ``c14_loglik``, which must refuse the document's Laplace - JJ
-    gap. The noise: the difference's sd over the splits (:func:`t1_replicates`); the
-    tolerance is never narrower than it."""
+    gap. The replicates: the standard split and its re-splits, whatever Table 1's estimate
+    (one split's value with a spread measured elsewhere could never be judged equal: its
+    band, 2 sd, is wider than any tolerance floored at 1 sd); the tolerance is never
+    narrower than ``Z_BAND`` x their sd, so a mean within the band of 0 can pass."""
+    from latentlab.claims.noise import MIN_REPS, Z_BAND
+
     tol = _tol(ctx)
-    estimate = _t1_estimate(ctx)
     splits = _t1_splits(ctx)
 
     def row(gi, g):
@@ -992,9 +995,11 @@ def _c14(ctx, col):
         scale = 100.0 if col == "accuracy_pct" else 1.0
         raw = "accuracy" if col == "accuracy_pct" else "loglik"
         value, nz, rnote = t1_replicates(splits, ds, _split_value(raw, "laplace", "delta", scale),
-                                         estimate, "Laplace - delta " + raw)  # fmt: skip
-        sd = nz.sd if nz else (float(np.std(value, ddof=1)) if isinstance(value, list) else np.nan)
-        t, fnote = noise_floor(t, sd)
+                                         "resplit_mean", "Laplace - delta " + raw)  # fmt: skip
+        if len(value) < MIN_REPS:
+            value, rnote = value[0], "the standard split (no re-splits: blr.resplits)"
+        sd = float(np.std(value, ddof=1)) if isinstance(value, list) else np.nan
+        t, fnote = noise_floor(t, Z_BAND * sd, f"{Z_BAND:g} x the splits' sd")
         if any(abs(r) <= t for r in reject):
             reject = None
             fnote += "; it no longer refuses the document's value named above"
