@@ -741,8 +741,6 @@ def _(row):
     }
 
 
-
-
 def fig2_tolerance(corpus: str, rel: float) -> tuple[float, list[float]]:
     """C4b: a relative tolerance no wider than half the gap between this corpus's maximum
     and the nearest other maximum of the Fig 2 caption (the spread across the column), and
