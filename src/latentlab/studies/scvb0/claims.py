@@ -148,7 +148,7 @@ CLAIMS = [
         where="Fig. 4.6",
         statement=(
             "per documents processed, SCVB0 and SVB perform similarly (max over SVB"
-            " variants of mean |LL gap| over the second half of the run, "
+            " variants of mean |LL gap| over the second half of the run, per seed, "
             "nats/token)"
         ),
         paper_value=0.0,
@@ -589,10 +589,13 @@ def _(ctx):
 def _(ctx):
     df = ctx.csv("curves_fig4_6")
     ds = ctx.settings.curves.fig4_6
-    piv = df.pivot_table(index="docs_seen", columns="method", values="heldout_ll")
-    late = piv.iloc[len(piv) // 2 :]
-    gap = float(max((late["SCVB0"] - late[m]).abs().mean() for m in _svbs(ctx)))
-    return Measured(gap, dataset=ds, data_kind=data_kind(ctx.settings.datasets, ds))
+    gaps = []  # one replicate per seed (issue 38)
+    for _, g in _by_seed(df):
+        piv = g.pivot_table(index="docs_seen", columns="method", values="heldout_ll")
+        late = piv.iloc[len(piv) // 2 :]
+        gaps.append(float(max((late["SCVB0"] - late[m]).abs().mean() for m in _svbs(ctx))))
+    return Measured(gaps, dataset=ds, data_kind=data_kind(ctx.settings.datasets, ds),
+                    note="tolerance is ours: the thesis gives no number; " + _spread(gaps))  # fmt: skip
 
 
 def _fig4_7(ctx):
