@@ -594,8 +594,8 @@ def _(ctx):
         piv = g.pivot_table(index="docs_seen", columns="method", values="heldout_ll")
         late = piv.iloc[len(piv) // 2 :]
         gaps.append(float(max((late["SCVB0"] - late[m]).abs().mean() for m in _svbs(ctx))))
-    return Measured(gaps, dataset=ds, data_kind=data_kind(ctx.settings.datasets, ds),
-                    note="tolerance is ours: the thesis gives no number; " + _spread(gaps))  # fmt: skip
+    note = "tolerance is ours: the thesis gives no number; " + _spread(gaps)
+    return Measured(gaps, dataset=ds, data_kind=data_kind(ctx.settings.datasets, ds), note=note)
 
 
 def _fig4_7(ctx):
