@@ -183,10 +183,9 @@ def test_cli_prove_exits_nonzero_on_flagged(tmp_path, capsys):
 
 
 # Rows of the published ledgers whose rules predate replicates (issue 38), per study: a study
-# re-judged under the noise rule has none. This table only shrinks.
-# (2026-12-06: ais_eval, drift and tir re-run, iwtm and nonconjugate_vi re-judged; hdp_pcvb0
-# and scvb0 wait for their re-runs)
-LEGACY_LEFT = {"hdp_pcvb0": 72, "scvb0": 24}
+# re-judged under the noise rule has none. This table only shrinks (2026-12-06: every
+# published study re-run or re-judged; hdp_pcvb0 and scvb0 re-run last).
+LEGACY_LEFT: dict[str, int] = {}
 
 
 # Rows known to be flagged, with why and what fixes them (issue 38, open): none may be added

@@ -554,6 +554,13 @@ def _(ctx):
         if isinstance(r, Measured) and r.dataset in keys:
             early = early_gap(ctx.csv(keys[r.dataset]), _svbs(ctx))
             r.tolerance, r.reject, why = similar_rule(early, ctx.settings.claims.similar_ll_tol)
+            sd = float(np.std(r.value, ddof=1)) if len(r.value) > 1 else 0.0
+            if sd > r.tolerance:  # never narrower than the seeds' spread (issue 38)
+                why += f"; raised to the seeds' sd {sd:.3g}"
+                r.tolerance = sd
+                if r.reject and any(abs(x) <= sd for x in r.reject):
+                    r.reject = None
+                    why += ", which no longer refuses the early gap"
             r.note = f"{r.note}; {why}"
     return rows
 
