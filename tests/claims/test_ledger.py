@@ -176,6 +176,35 @@ def test_report_shows_every_table_in_document_order_but_the_benchmark(tmp_path):
     assert got == ["table3_1", "table3_2", "fig3_3_signtest", "table3_4", "sec5_6_1"]
 
 
+def test_report_shows_what_each_reading_gives(tmp_path):
+    """Issue 37: REPORT.md says per readings sweep which rows change verdict with the
+    reading (as published and under each other option) and which miss under every one."""
+    import pandas as pd
+
+    from latentlab.claims.report import _readings_lines
+
+    base = tmp_path / "real"
+    (base / "hdp" / "readings").mkdir(parents=True)
+    rows = [
+        ("as_written", True, "C5", "kos", "not_reproduced", "0"),
+        ("after5", False, "C5", "kos", "reproduced", "1"),
+        ("as_written", True, "C13", "kos", "not_reproduced", "1"),
+        ("after5", False, "C13", "kos", "not_reproduced", "1"),
+        ("as_written", True, "C7", "kos", "inconclusive", "0.3"),
+        ("after5", False, "C7", "kos", "inconclusive", "0.1"),
+    ]
+    pd.DataFrame(
+        rows, columns=["option", "published", "claim_id", "dataset", "verdict", "our_value"]
+    ).assign(reading="hyper_start").to_csv(base / "hdp" / "readings" / "hyper_start.csv")
+    text = "\n".join(_readings_lines(base, base / "hdp"))
+    assert "(published: `as_written`)" in text
+    assert "| C5 | kos | not_reproduced (0) | reproduced (1) |" in text
+    assert "| C13 |" not in text and "| C7 |" not in text  # no change with the reading
+    assert "Not reproduced under every option: C13 (kos)." in text
+    assert "[hdp/readings/hyper_start.csv](hdp/readings/hyper_start.csv)" in text
+    assert _readings_lines(base, base / "other") == []
+
+
 def test_report_overview_splits_verdicts_by_data_kind():
     from latentlab.claims.report import overview
 

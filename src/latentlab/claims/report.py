@@ -112,6 +112,57 @@ def _cause_lines(df: pd.DataFrame) -> list[str]:
     return [*lines, ""]
 
 
+def _readings_lines(base: Path, folder: Path) -> list[str]:
+    """The study's readings sweeps (``<study>/readings/<reading>.csv``, issue 37): per
+    sweep, every row whose verdict differs between the options, as written (the published
+    option) and under each other reading, with the sweep's figure and file."""
+    sweeps = sorted(Path(folder).glob("readings/*.csv"), key=_natural)
+    if not sweeps:
+        return []
+    lines = [
+        "### Readings sweeps",
+        "",
+        "Each option of a reading the document leaves open, run on this run's data, split "
+        "and seeds for the rows it touches (issue 37). The ledger above keeps the published "
+        "option's verdict; here are the rows whose verdict changes with the reading.",
+        "",
+    ]
+    for csv in sweeps:
+        t = pd.read_csv(csv, dtype=str, keep_default_na=False)
+        published = t.loc[t.published.str.lower() == "true", "option"]
+        pub = published.iloc[0] if len(published) else ""
+        options = list(dict.fromkeys(t.option))
+        name = csv.stem
+        lines += [f"#### `{name}`: options {', '.join(f'`{o}`' for o in options)} "
+                  f"(published: `{pub}`)", ""]  # fmt: skip
+        rows, missed = [], []
+        for (cid, ds), g in t.groupby(["claim_id", "dataset"], sort=False):
+            by = dict(zip(g.option, g.verdict, strict=True))
+            if set(by.values()) == {"not_reproduced"}:
+                missed.append(f"{cid} ({ds})")
+            if len(set(by.values())) < 2:
+                continue
+            vals = dict(zip(g.option, g.our_value, strict=True))
+            rows.append({"row": cid, "dataset": ds, **{
+                (f"{o} (published)" if o == pub else o): f"{by.get(o, '')} ({vals.get(o, '')})"
+                for o in options
+            }})  # fmt: skip
+        if rows:
+            lines += [_md_table(pd.DataFrame(rows).fillna("")), ""]
+        else:
+            lines += ["No row changes verdict with the reading.", ""]
+        if missed:
+            lines += [f"Not reproduced under every option: {', '.join(missed)}.", ""]
+        rel = csv.relative_to(base) if csv.is_relative_to(base) else csv
+        png = rel.with_suffix(".png")
+        lines += [
+            f"Numbers: [{rel}]({rel})"
+            + (f"; figure: [{png}]({png})" if csv.with_suffix(".png").exists() else ""),
+            "",
+        ]
+    return lines
+
+
 def _rung_figure_lines(base: Path, study: str) -> list[str]:
     """The study's figures drawn at ladder rungs (config/ladder.yaml: a rung's own
     ``targets``, e.g. the document's figure at the document's settings), found beside the
@@ -222,6 +273,7 @@ def build_report(
             csv = rel.with_suffix(".csv")
             lines += [f"### {f.stem}", "", f"![{f.stem}]({rel})", ""]
             lines += [f"Numbers: [{csv}]({csv})", ""]
+        lines += _readings_lines(base, Path(path).parent)
         lines += _rung_figure_lines(base, study)
     text = "\n".join(lines).rstrip() + "\n"
     out.parent.mkdir(parents=True, exist_ok=True)
