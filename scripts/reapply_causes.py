@@ -1,7 +1,10 @@
-"""Refill the ``cause`` / ``evidence`` columns of a published ledger from its study's
-``causes.py`` (issue 24), without re-running the study: the same rule as the claims step
-(``Ledger.assign_causes``: the first matching cause for every ``not_reproduced`` row, none
-on other rows). Verdicts and numbers are left as they are.
+"""Refill the ``cause`` / ``evidence`` / ``reading`` columns of a published ledger from its
+study's ``causes.py`` (issue 24) and its published readings sweeps (issue 37,
+``<run-dir>/<study>/readings/*.csv``), without re-running the study: the same rules as the
+claims step (``Ledger.assign_causes``: the first matching cause for every
+``not_reproduced`` row, none on other rows; then ``latentlab.claims.readings.apply``: the
+cause ``reading`` for a miss another option of a sweep reproduces). Verdicts and numbers
+are left as they are.
 
     PYTHONPATH=src python scripts/reapply_causes.py nonconjugate_vi [--run-dir published/real]
 """
@@ -12,7 +15,9 @@ import argparse
 import importlib
 from pathlib import Path
 
-from latentlab.claims.ledger import cause_of, read_claims
+from latentlab.claims.ledger import read_claims
+from latentlab.claims.readings import refill
+from latentlab.studies.shape import readings_of
 
 
 def reapply(study: str, run_dir: Path) -> tuple[int, dict[str, int]]:
@@ -20,13 +25,13 @@ def reapply(study: str, run_dir: Path) -> tuple[int, dict[str, int]]:
     path = run_dir / study / "claims.csv"
     causes = importlib.import_module(f"latentlab.studies.{study}.causes").CAUSES
     df = read_claims(path)
+    cells = refill(df, causes, readings_of(study), run_dir / study / "readings")
     changed, counts = 0, {}
-    for i, r in df.iterrows():
-        cause, evidence = cause_of(causes, r.verdict, r.claim_id, r.dataset)
-        if cause:
-            counts[cause] = counts.get(cause, 0) + 1
-        if (r.cause, r.evidence) != (cause, evidence):
-            df.loc[i, ["cause", "evidence"]] = [cause, evidence]
+    for i, new in zip(df.index, cells, strict=True):
+        if new[0]:
+            counts[new[0]] = counts.get(new[0], 0) + 1
+        if (df.at[i, "cause"], df.at[i, "evidence"], df.at[i, "reading"]) != new:
+            df.loc[i, ["cause", "evidence", "reading"]] = list(new)
             changed += 1
     df.to_csv(path, index=False)
     return changed, counts

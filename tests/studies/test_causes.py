@@ -9,8 +9,10 @@ from pathlib import Path
 import pytest
 from miss_causes import ROOT, evidence_problems, first_cause, misses, unexplained
 
-from latentlab.claims.ledger import cause_of, read_claims
+from latentlab.claims.ledger import read_claims
+from latentlab.claims.readings import refill
 from latentlab.claims.spec import Cause
+from latentlab.studies.shape import readings_of
 
 STUDIES = sorted(
     p.parent.name
@@ -48,13 +50,44 @@ def test_the_published_ledger_shows_the_declared_causes(study):
     """Its cause and evidence columns are what ``causes.py`` gives each row (refill them with
     ``scripts/reapply_causes.py <study>`` after editing the causes)."""
     causes = _causes(study)[0]
-    df = read_claims(ROOT / "published" / "real" / study / "claims.csv")
+    folder = ROOT / "published" / "real" / study
+    df = read_claims(folder / "claims.csv")
+    want = refill(df, causes, readings_of(study), folder / "readings")
     stale = [
         (r.claim_id, r.dataset)
-        for r in df.itertuples()
-        if (r.cause, r.evidence) != cause_of(causes, r.verdict, r.claim_id, r.dataset)
+        for r, w in zip(df.itertuples(), want, strict=True)
+        if (r.cause, r.evidence, r.reading) != w
     ]
     assert stale == []
+
+
+def test_refill_gives_a_miss_another_reading_reproduces_the_cause_reading(tmp_path):
+    """Issue 37: a published miss that another option of a published readings sweep
+    reproduces gets the cause ``reading`` (the sweep as evidence); a miss no option
+    reproduces keeps its declared cause."""
+    import pandas as pd
+
+    from latentlab.claims.readings import refill
+    from latentlab.claims.spec import Reading
+
+    rd = Reading(name="start", where="Alg 1", sentence="s", published="early",
+                 options={"early": {}, "late": {}}, why="w", rows=("C5*",),
+                 targets=("x",))  # fmt: skip
+    sweep = pd.DataFrame({
+        "reading": "start", "option": ["early", "late", "early", "late"],
+        "claim_id": ["C5-T300", "C5-T300", "C5-T50", "C5-T50"], "dataset": "kos",
+        "verdict": ["not_reproduced", "reproduced", "not_reproduced", "not_reproduced"],
+        "our_value": ["0", "1", "0.5", "0.5"],
+    })  # fmt: skip
+    sweep.to_csv(tmp_path / "start.csv", index=False)
+    df = pd.DataFrame({"claim_id": ["C5-T300", "C5-T50", "C7"], "dataset": "kos",
+                       "verdict": "not_reproduced"})  # fmt: skip
+    causes = [Cause("C5*", "genuine", "published/real/REVERSALS.md#case-1")]
+    (c300, e300, r300), (c50, _, r50), (c7, _, r7) = refill(df, causes, [rd], tmp_path)
+    assert c300 == "reading" and "reproduced under reading start=late: 1" in e300
+    assert "under start=early in the same sweep: 0 (not_reproduced)" in e300
+    assert (c50, r50) == ("genuine", "start=early") and r300 == "start=early"
+    assert (c7, r7) == ("open", "")
 
 
 def test_an_open_cause_needs_a_settle_clause():

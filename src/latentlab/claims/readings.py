@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from fnmatch import fnmatchcase
+from pathlib import Path
+from types import SimpleNamespace
 
 import pandas as pd
 
@@ -21,8 +23,8 @@ def touched(reading, claim_id: str) -> bool:
 
 
 def read_sweep(path) -> pd.DataFrame:
-    return pd.read_csv(path, dtype={"claim_id": str, "dataset": str, "option": str},
-                       keep_default_na=False)  # fmt: skip
+    """A readings sweep's CSV, every cell as written (a value is quoted as the sweep has it)."""
+    return pd.read_csv(path, dtype=str, keep_default_na=False)
 
 
 def apply(ledger, readings: list, used: Mapping[str, str], sweep_paths=()) -> None:
@@ -61,3 +63,19 @@ def apply(ledger, readings: list, used: Mapping[str, str], sweep_paths=()) -> No
                     break
             if row.cause == "reading":
                 break
+
+
+def refill(df: pd.DataFrame, causes, readings: list, sweep_dir) -> list[tuple[str, str, str]]:
+    """The ``(cause, evidence, reading)`` cells a written ledger ``df`` should have: the
+    claims step's rules (``Ledger.assign_causes``, then :func:`apply` with the readings
+    sweeps of ``sweep_dir``, the published option of every reading), without re-running
+    the study. Verdicts and numbers are not touched."""
+    from latentlab.claims.ledger import cause_of
+
+    rows = []
+    for r in df.itertuples():
+        cause, evidence = cause_of(causes, r.verdict, r.claim_id, r.dataset)
+        rows.append(SimpleNamespace(claim_id=r.claim_id, dataset=r.dataset, verdict=r.verdict,
+                                    cause=cause, evidence=evidence, reading=""))  # fmt: skip
+    apply(SimpleNamespace(rows=rows), readings, {}, sorted(Path(sweep_dir).glob("*.csv")))
+    return [(r.cause, r.evidence, r.reading) for r in rows]

@@ -468,9 +468,7 @@ def c5_per_run(cells: list[dict]) -> list[float]:
     """One C5 replicate per run: the fraction of that run's (prior, pair) cells where the
     zero-order method is lower (issue 38: the runs are the replicates, not the cells)."""
     runs = sorted({r for c in cells for r in c["by_run"]})
-    return [
-        float(np.mean([c["by_run"][r] > 0 for c in cells if r in c["by_run"]])) for r in runs
-    ]
+    return [float(np.mean([c["by_run"][r] > 0 for c in cells if r in c["by_run"]])) for r in runs]
 
 
 def c5_row(runs: dict, T: int, priors) -> Measured:
