@@ -188,5 +188,14 @@ def decide(
     return Decision("inconclusive", why, n, mean, sd, band, need)
 
 
+def noise_floor(tol: float, sd: float, what: str = "the replicates' sd") -> tuple[float, str]:
+    """A value row's tolerance never narrower than its spread: max(``tol``, ``sd``: the
+    replicates' sd, or ``what`` it is), and a note when it was raised (empty otherwise)."""
+    if not (np.isfinite(sd) and sd > tol):
+        return tol, ""
+    return sd, (f"tolerance raised from {tol:.3g} to {what} {sd:.3g} (issue 38: never "
+                "narrower than the noise)")  # fmt: skip
+
+
 def _g(x: float) -> str:
     return f"{x:.4g}"

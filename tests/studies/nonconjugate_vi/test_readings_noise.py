@@ -13,7 +13,7 @@ import yaml
 
 from latentlab import readings as RD
 from latentlab.claims.ledger import decide_value
-from latentlab.claims.noise import Noise
+from latentlab.claims.noise import Noise, noise_floor
 from latentlab.claims.spec import Sides
 from latentlab.studies.nonconjugate_vi import claims as C
 from latentlab.studies.nonconjugate_vi import tables as T
@@ -142,10 +142,10 @@ def test_t1_replicates_standard_with_noise_or_one_value_per_split():
 
 # ------------------------------------------------------------------ the noise floor
 def test_a_tolerance_is_never_narrower_than_the_spread():
-    assert C.noise_floor(0.003, 0.001) == (0.003, "")
-    t, note = C.noise_floor(0.001, 0.0066)
+    assert noise_floor(0.003, 0.001) == (0.003, "")
+    t, note = noise_floor(0.001, 0.0066)
     assert t == 0.0066 and "raised" in note
-    assert C.noise_floor(0.001, float("nan")) == (0.001, "")
+    assert noise_floor(0.001, float("nan")) == (0.001, "")
 
 
 def test_the_widened_tolerance_keeps_only_alternatives_beyond_it():

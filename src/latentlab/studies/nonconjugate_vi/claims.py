@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from latentlab.claims.noise import noise_floor
 from latentlab.claims.spec import Claim, Measured, NotRun, Sides
 from latentlab.studies.nonconjugate_vi.figures import converged_fits
 from latentlab.studies.nonconjugate_vi.study import STUDY, ClaimsSettings
@@ -894,15 +895,6 @@ def _split_value(col: str, meth: str, other: str | None = None, scale: float = 1
         return (scale * out).dropna().sort_index()
 
     return value
-
-
-def noise_floor(tol: float, sd: float, what: str = "the replicates' sd") -> tuple[float, str]:
-    """A value row's tolerance never narrower than its spread (issue 38): max(``tol``,
-    ``sd``: the replicates' sd, or ``what`` it is), and a note when it was raised."""
-    if not (np.isfinite(sd) and sd > tol):
-        return tol, ""
-    return sd, (f"tolerance raised from {tol:.3g} to {what} {sd:.3g} (issue 38: never "
-                "narrower than the noise)")  # fmt: skip
 
 
 def _floor_against(paper: float, comparators, tol, reject, sd, what: str) -> tuple:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from latentlab.claims.noise import noise_floor
 from latentlab.claims.prove import counter_example, direction_passes
 from latentlab.claims.spec import Claim, Measured, NotRun, NotTestable, Sides
 
@@ -555,10 +556,10 @@ def _(ctx):
             early = early_gap(ctx.csv(keys[r.dataset]), _svbs(ctx))
             r.tolerance, r.reject, why = similar_rule(early, ctx.settings.claims.similar_ll_tol)
             sd = float(np.std(r.value, ddof=1)) if len(r.value) > 1 else 0.0
-            if sd > r.tolerance:  # never narrower than the seeds' spread (issue 38)
-                why += f"; raised to the seeds' sd {sd:.3g}"
-                r.tolerance = sd
-                if r.reject and any(abs(x) <= sd for x in r.reject):
+            r.tolerance, raised = noise_floor(r.tolerance, sd, "the seeds' sd")
+            if raised:
+                why += f"; {raised}"
+                if r.reject and any(abs(x) <= r.tolerance for x in r.reject):
                     r.reject = None
                     why += ", which no longer refuses the early gap"
             r.note = f"{r.note}; {why}"
