@@ -52,7 +52,7 @@ def test_the_published_ledger_shows_the_declared_causes(study):
     causes = _causes(study)[0]
     folder = ROOT / "published" / "real" / study
     df = read_claims(folder / "claims.csv")
-    want = refill(df, causes, readings_of(study), folder / "readings")
+    want = refill(df, causes, readings_of(study), folder / "readings", ROOT)
     stale = [
         (r.claim_id, r.dataset)
         for r, w in zip(df.itertuples(), want, strict=True)

@@ -27,11 +27,15 @@ def read_sweep(path) -> pd.DataFrame:
     return pd.read_csv(path, dtype=str, keep_default_na=False)
 
 
-def apply(ledger, readings: list, used: Mapping[str, str], sweep_paths=()) -> None:
+def apply(ledger, readings: list, used: Mapping[str, str], sweep_paths=(), root=None) -> None:
     """The ``reading`` column of every row a reading touches, and the cause ``reading`` of a
     ``not_reproduced`` row that another option of a sweep reproduces (evidence: the option,
-    its value and the sweep's file). Other causes stay: the measured one comes first."""
-    tables = [(str(p), read_sweep(p)) for p in sweep_paths]
+    its value and the sweep's file, named relative to ``root`` when given). Other causes
+    stay: the measured one comes first."""
+    tables = [
+        (str(Path(p).relative_to(root)) if root is not None else str(p), read_sweep(p))
+        for p in sweep_paths
+    ]
     for row in ledger.rows:
         hits = [r for r in readings if touched(r, row.claim_id)]
         if not hits:
@@ -65,11 +69,11 @@ def apply(ledger, readings: list, used: Mapping[str, str], sweep_paths=()) -> No
                 break
 
 
-def refill(df: pd.DataFrame, causes, readings: list, sweep_dir) -> list[tuple[str, str, str]]:
+def refill(df: pd.DataFrame, causes, readings: list, sweep_dir, root=None) -> list[tuple]:
     """The ``(cause, evidence, reading)`` cells a written ledger ``df`` should have: the
     claims step's rules (``Ledger.assign_causes``, then :func:`apply` with the readings
-    sweeps of ``sweep_dir``, the published option of every reading), without re-running
-    the study. Verdicts and numbers are not touched."""
+    sweeps of ``sweep_dir``, named relative to ``root``, the published option of every
+    reading), without re-running the study. Verdicts and numbers are not touched."""
     from latentlab.claims.ledger import cause_of
 
     rows = []
@@ -77,5 +81,6 @@ def refill(df: pd.DataFrame, causes, readings: list, sweep_dir) -> list[tuple[st
         cause, evidence = cause_of(causes, r.verdict, r.claim_id, r.dataset)
         rows.append(SimpleNamespace(claim_id=r.claim_id, dataset=r.dataset, verdict=r.verdict,
                                     cause=cause, evidence=evidence, reading=""))  # fmt: skip
-    apply(SimpleNamespace(rows=rows), readings, {}, sorted(Path(sweep_dir).glob("*.csv")))
+    sweeps = sorted(Path(sweep_dir).glob("*.csv"))
+    apply(SimpleNamespace(rows=rows), readings, {}, sweeps, root)
     return [(r.cause, r.evidence, r.reading) for r in rows]
