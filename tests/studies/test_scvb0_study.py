@@ -190,7 +190,10 @@ def test_tolerance_change_reruns_only_the_claims(tmp_path):
     from shape_dryrun import rules_changed
 
     override = {"scvb0": {"claims": {"similar_ll_tol": 0.05}}}
-    assert rules_changed("scvb0", override, tmp_path) == {"scvb0_claims"}
+    # the study's claims, and those of every option of its smoke readings sweeps
+    sweeps = {f"readings_scvb0_{r}_scvb0_claims" for r in ("phi_clock_minibatch",
+              "phi_clock_documents", "scvb0_init_corpus", "scvb0_init_hoffman")}  # fmt: skip
+    assert rules_changed("scvb0", override, tmp_path) == {"scvb0_claims"} | sweeps
 
 
 def test_curves_are_compared_at_interpolated_times():

@@ -13,7 +13,9 @@ Notes
 -----
 The real run adds large synthetic LDA corpora (up to 200,000 documents, config
 ``scvb0.datasets``) for the scale trend of Figs 4.4, 4.5 and 4.7. ``fig4_3_<dataset>`` is
-Fig 4.3 drawn again on each corpus of ``curves.extra_datasets``.
+Fig 4.3 drawn again on each corpus of ``curves.extra_datasets``. The readings sweeps
+``phi_clock`` (what t of rho_phi counts) and ``scvb0_init`` (the scale of SCVB0's random
+start) rerun the curves of the synthetic corpora under every option (``scvb0_readings``).
 """
 
 from __future__ import annotations
@@ -103,10 +105,11 @@ class Model:
     rho_theta: Schedule  # document step (s=1, tau=10, kappa=0.9)
     n_burn: int = setting(ge=0)  # SCVB0 burn-in passes per document (1)
     svb_variants: list[SVBVariant]
-    phi_clock: Literal["minibatch", "documents"] = "minibatch"  # t of rho_phi: left open
+    # t of rho_phi: left open (readings.py)
+    phi_clock: Literal["minibatch", "documents"] = "minibatch"
     clumping: bool = True  # Eq. 4.49 (clock per distinct word: left open)
-    # left open by the thesis: N^Phi initialisation, Gamma(100, 1/100) scaled to C (corpus)
-    # or Hoffman's lambda
+    # N^Phi's start, left open (readings.py): Gamma(100, 1/100) scaled to C (corpus) or
+    # Hoffman's lambda
     scvb0_init: Literal["corpus", "hoffman"] = "corpus"
 
 
