@@ -54,6 +54,17 @@ CAUSES = [
         "updates (as_written, after5, after10)",
         dataset="cora",
     ),
+    # --- C5-T50 on Cora: the cell CVB0 AA loses in every run (the AA stall at T = 50) ----
+    Cause(
+        "C5-T50",
+        "open",
+        f"{LEDGER} (this row's note): CVB below CVB0 AA by 168.7-196.1 in all 3 runs while "
+        f"the other three cells are won; {RUNS}: CVB0 AA ends at 1366.3, the unigram level "
+        "1367.3 (the stall of REVERSALS case 1, at T = 50 on Cora); settle: the hyper_start "
+        "readings sweep's Cora fits (config/real.yaml readings.studies.hdp_pcvb0.hyper_start: "
+        "all 8 configurations at T = 50, 3 runs, ~15 CPU-s each)",
+        dataset="cora",
+    ),
     # --- C4c: E[β_v] on Cora against the caption's 7conf maximum E[α_k] ---------------------
     Cause(
         "C4c",
