@@ -1,15 +1,15 @@
 """Why the ``not_reproduced`` rows of ais_eval miss (issue 24): one :class:`Cause` per
 pattern over (claim id, dataset), first match wins, registered at the end of ``claims.py``.
 
-The published ``real`` ledger (``published/real/ais_eval/claims.csv``, re-run on
-2026-12-06 under the noise rule of issue 38, the iteration-AIS path from the document's
-Φ(1): ``train.first_snapshot: 1``) has 16 misses on the two stand-in corpora (KOS for NIPS,
-Cora for ACL), 4 **genuine** and 12 **open**; 27 rows are ``inconclusive`` at our
-replicates (Fig 5.6's C5.5a/b among them; the real run's 20 samples against the
-document's 100, see the ladder's rung docs10_S100). Iteration-AIS (C5.8a, C5.8b on both corpora) is **genuine**: the readings
-sweep ``ais_eval/readings/first_snapshot.csv`` (8 chains per document, both starts of the
-path, 2026-12-06) keeps it below the baselines and noisier from the document's Φ(1) and
-from iteration 10 (``published/real/REVERSALS.md`` case 4: the single-chain log estimate
+The published ``real`` ledger (``published/real/ais_eval/claims.csv``, re-run on 2026-12-06
+under the noise rule of issue 38, the iteration-AIS path from the document's Φ(1):
+``train.first_snapshot: 1``) has 16 misses on the two stand-in corpora (KOS for NIPS, Cora
+for ACL), 4 **genuine** and 12 **open**; 27 rows are ``inconclusive`` at our replicates (Fig
+5.6's C5.5a/b among them; the real run's 20 samples against the document's 100, see the
+ladder's rung docs10_S100). Iteration-AIS (C5.8a, C5.8b on both corpora) is **genuine**: the
+readings sweep ``ais_eval/readings/first_snapshot.csv`` (8 chains per document, both starts
+of the path, 2026-12-06) keeps it below the baselines and noisier from the document's Φ(1)
+and from iteration 10 (``published/real/REVERSALS.md`` case 4: the single-chain log estimate
 below the likelihood by its Jensen gap, which grows along the links). C5.9 on Cora stays
 open: the sweep leaves it inconclusive under both starts. The tables (5.1-5.3) and the
 later-variance row of Figs 5.7-5.10 (C5.8c): nothing published yet separates the candidate
