@@ -201,7 +201,7 @@ def test_report_shows_what_each_reading_gives(tmp_path):
     assert "| C5 | kos | not_reproduced (0) | reproduced (1) |" in text
     assert "| C13 |" not in text and "| C7 |" not in text  # no change with the reading
     assert "Not reproduced under every option: C13 (kos)." in text
-    assert "[hdp/readings/hyper_start.csv](hdp/readings/hyper_start.csv)" in text
+    assert "Numbers: [hdp/readings/hyper_start.csv](hdp/readings/hyper_start.csv)" in text
     assert _readings_lines(base, base / "other") == []
 
 

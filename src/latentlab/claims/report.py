@@ -155,11 +155,9 @@ def _readings_lines(base: Path, folder: Path) -> list[str]:
             lines += [f"Not reproduced under every option: {', '.join(missed)}.", ""]
         rel = csv.relative_to(base) if csv.is_relative_to(base) else csv
         png = rel.with_suffix(".png")
-        lines += [
-            f"Numbers: [{rel}]({rel})"
-            + (f"; figure: [{png}]({png})" if csv.with_suffix(".png").exists() else ""),
-            "",
-        ]
+        lines += [f"Numbers: [{rel}]({rel})", ""]
+        if csv.with_suffix(".png").exists():
+            lines += [f"Figure: [{png}]({png})", ""]
     return lines
 
 
