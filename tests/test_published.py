@@ -237,3 +237,21 @@ def test_copy_study_replaces_the_published_files_and_copies_summaries(run, tmp_p
     assert not (dest / "data" / "kos" / "dataset.npz").exists()
     with pytest.raises(DataError, match="claims.csv"):
         publish.copy_study(run, dest, "absent")
+
+
+def test_copy_study_publishes_a_readings_sweep_run_alone(run, tmp_path):
+    """A run that built only a study's readings sweeps (``<study>_readings``) publishes its
+    readings/ folder and leaves the published ledger and figures as they are (the
+    documented command of docs/runs.md, Readings, failed on it before)."""
+    dest = tmp_path / "published" / "real"
+    (dest / "toy" / "readings").mkdir(parents=True)
+    (dest / "toy" / "claims.csv").write_text("published ledger\n")
+    (dest / "toy" / "readings" / "old.csv").write_text("x\n")
+    sweep_only = tmp_path / "results" / "real"
+    (sweep_only / "toy" / "readings").mkdir(parents=True)
+    (sweep_only / "toy" / "readings" / "start.csv").write_text("reading,option\n")
+    (sweep_only / "toy" / "readings" / "start.png").write_bytes(b"png")
+    copied = publish.copy_study(sweep_only, dest, "toy")
+    assert sorted(p.name for p in copied) == ["start.csv", "start.png"]
+    assert (dest / "toy" / "claims.csv").read_text() == "published ledger\n"
+    assert not (dest / "toy" / "readings" / "old.csv").exists()

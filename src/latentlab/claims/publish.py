@@ -87,14 +87,18 @@ def copy_study(src_run: str | Path, dest_run: str | Path, study: str) -> list[Pa
     ``results/real``) replace those under ``dest_run`` (``published/real``); a file the
     study no longer writes is removed. A subfolder (readings, evidence) is replaced only
     when the run built it: its sweeps are targets of their own, often built apart from the
-    study's run. Returns the copied files."""
+    study's run. A run that built only such subfolders (``<study>_readings``) publishes just
+    them; the published ledger is left as it is (``scripts/reapply_causes.py`` refills its
+    causes from the new sweeps). Returns the copied files."""
     src, dest = Path(src_run) / study, Path(dest_run) / study
-    if not (src / "claims.csv").exists():
-        raise DataError(src, "no claims.csv: run the study before publishing it")
+    built = [d for d in PUBLISHED_SUBDIRS if (src / d).is_dir()]
+    whole = (src / "claims.csv").exists()
+    if not whole and not built:
+        raise DataError(src, "no claims.csv: run the study (or its readings) before publishing it")
     dest.mkdir(parents=True, exist_ok=True)
     for old in published_files(dest):
         sub = old.parent.relative_to(dest)
-        if str(sub) == "." or (src / sub).is_dir():
+        if (str(sub) == "." and whole) or (str(sub) != "." and (src / sub).is_dir()):
             old.unlink()
     copied = []
     for p in published_files(src):
