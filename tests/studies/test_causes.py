@@ -88,6 +88,20 @@ def test_refill_gives_a_miss_another_reading_reproduces_the_cause_reading(tmp_pa
     assert "under start=early in the same sweep: 0 (not_reproduced)" in e300
     assert (c50, r50) == ("genuine", "start=early") and r300 == "start=early"
     assert (c7, r7) == ("open", "")
+    # a second reading that reproduces the row is found even when the declared cause already
+    # says `reading` and the first reading does not reproduce it
+    other = Reading(name="clock", where="Alg 1", sentence="s", published="a",
+                    options={"a": {}, "b": {}}, why="w", rows=("C5*",), targets=("x",))  # fmt: skip
+    pd.DataFrame({"reading": "start", "option": ["early", "late"], "claim_id": "C5-T50",
+                  "dataset": "kos", "verdict": "not_reproduced", "our_value": "0"}).to_csv(
+        tmp_path / "start.csv", index=False)  # fmt: skip
+    pd.DataFrame({"reading": "clock", "option": ["a", "b"], "claim_id": "C5-T50",
+                  "dataset": "kos", "verdict": ["not_reproduced", "reproduced"],
+                  "our_value": ["0", "1"]}).to_csv(tmp_path / "clock.csv", index=False)  # fmt: skip
+    declared = [Cause("C5*", "reading", "published/real/REVERSALS.md#case-1")]
+    [(c, e, r)] = refill(df[df.claim_id == "C5-T50"], declared, [rd, other], tmp_path)
+    assert c == "reading" and e.startswith("reproduced under reading clock=b: 1")
+    assert r == "start=early; clock=a"
 
 
 def test_an_open_cause_needs_a_settle_clause():

@@ -43,6 +43,7 @@ def apply(ledger, readings: list, used: Mapping[str, str], sweep_paths=(), root=
         row.reading = "; ".join(f"{r.name}={used.get(r.name, r.published)}" for r in hits)
         if row.verdict != "not_reproduced":
             continue
+        found = False
         for r in hits:
             opt = used.get(r.name, r.published)
             for path, t in tables:
@@ -64,8 +65,9 @@ def apply(ledger, readings: list, used: Mapping[str, str], sweep_paths=(), root=
                         f"reproduced under reading {r.name}={best.option}: "
                         f"{best.our_value}{lit_txt}; {path}"
                     )
+                    found = True
                     break
-            if row.cause == "reading":
+            if found:  # not row.cause: a declared cause may already say `reading`
                 break
 
 
