@@ -9,6 +9,7 @@ from pathlib import Path
 import pandas as pd
 
 from latentlab.claims.ledger import CAUSES, COLUMNS, DATA_KINDS, VERDICTS, read_claims
+from latentlab.claims.readings import read_sweep
 
 # the document is the section heading, so each study table leaves its column out; the
 # machine-readable rule stays in claims.csv (its human form is the tolerance column)
@@ -128,7 +129,7 @@ def _readings_lines(base: Path, folder: Path) -> list[str]:
         "",
     ]
     for csv in sweeps:
-        t = pd.read_csv(csv, dtype=str, keep_default_na=False)
+        t = read_sweep(csv)
         published = t.loc[t.published.str.lower() == "true", "option"]
         pub = published.iloc[0] if len(published) else ""
         options = list(dict.fromkeys(t.option))
