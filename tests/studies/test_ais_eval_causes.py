@@ -201,3 +201,22 @@ def test_case_4_old_start_rejudged_by_the_noise_rule(role, c58a, sd58a, verdicts
         s = fn(st)
         got[cid] = decide_order(s.a, s.b, d, s.margin, s.test, s.noise).verdict
     assert got == verdicts
+
+
+def test_c57d_on_kos_quotes_every_estimators_corpus_ratio():
+    """C5.7d on KOS is a substitute: the numbers its cause quotes are Table 5.3's asym/sym
+    corpus ratios, every estimator below 1 on KOS, and the Cora row stays inconclusive."""
+    from latentlab.studies.ais_eval.causes import CAUSES
+
+    c = next(c for c in CAUSES if c.claim == "C5.7d")
+    assert c.cause == "substitute" and c.dataset == "kos"
+    t = pd.read_csv(ROOT / "published/real/ais_eval/table5_3.csv")
+    ratio = t[t.statistic.str.startswith("corpus-level") & t.corpus.str.contains("kos")]
+    cheap = ratio[ratio.corpus.str.contains("cheap")].iloc[0]
+    for col, v in [("LR", 0.946), ("Std AIS", 0.977), ("Geometric", 0.961),
+                   ("Geometric (reverse)", 0.939), ("Convex", 0.957),
+                   ("Convex (reverse)", 0.945)]:  # fmt: skip
+        assert cheap[col] == pytest.approx(v, abs=5e-4) and f"{v:.3f}" in c.evidence
+    assert (ratio.drop(columns=["statistic", "corpus"]) < 1).all().all()
+    led = read_claims(LEDGER).set_index(["claim_id", "dataset"])
+    assert led.loc[("C5.7d", "cora"), "verdict"] == "inconclusive"
