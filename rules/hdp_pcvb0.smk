@@ -300,3 +300,99 @@ rule hdp_pcvb0_claims:
         io=_hdp_io,
     shell:
         "python -m latentlab hdp_pcvb0 claims --params {params.json:q} {params.io} > {log} 2>&1"
+
+
+# Evidence the causes and published/real/REVERSALS.md case 1 cite (studies/hdp_pcvb0/
+# evidence.py; issue 37): results/{run}/hdp_pcvb0/evidence/<name>.csv + .meta.json, published
+# under published/real/hdp_pcvb0/evidence/ (latentlab rebuild regenerates and compares them).
+# Built on demand, not by the study's target:
+#   snakemake --cores 2 --configfile=config/real.yaml hdp_pcvb0_evidence
+HDP_EV = HDP_STUDY.settings("evidence_keff_ladder", HDP_CFG).evidence
+HDP_EVIDENCE = [
+    f"{HDP_OUT}/evidence/{e}.csv" for e in ("runs", "keff_ladder", "traces")
+]
+
+
+def _hdp_evidence_data(names, key):
+    """The prepared corpora of the evidence fits (their names: hdp_pcvb0.datasets), checked
+    when a job needs them (a config without these corpora still parses)."""
+    bad = [n for n in names if n not in HDP_DATASETS]
+    if bad:
+        from latentlab.errors import ConfigError as _HdpConfigError
+
+        raise _HdpConfigError(
+            f"hdp_pcvb0.evidence.{key}", f"{bad[0]!r} is not in hdp_pcvb0.datasets"
+        )
+    return [_hdp_data(n) for n in names]
+
+
+rule hdp_pcvb0_evidence:
+    input:
+        HDP_EVIDENCE,
+
+
+# every perplexity fit of the run beside the unigram perplexity of its split (no fit)
+rule hdp_pcvb0_evidence_runs:
+    input:
+        runs=_hdp_runs("perplexity", HDP_PPL),
+        data=[_hdp_data(d) for d in HDP_PPL],
+    output:
+        csv=f"{HDP_OUT}/evidence/runs.csv",
+    log:
+        f"{HDP_LOGS}/evidence_runs.log",
+    benchmark:
+        f"{HDP_BENCH}/evidence_runs.tsv"
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=10,
+    params:
+        json=step_params("hdp_pcvb0", "evidence_runs"),
+        io=_hdp_io,
+    shell:
+        "python -m latentlab hdp_pcvb0 evidence_runs --params {params.json:q} {params.io} "
+        "> {log} 2>&1"
+
+
+# claim C13's causes: effective topics against T
+rule hdp_pcvb0_evidence_keff_ladder:
+    input:
+        data=lambda w: _hdp_evidence_data(list(HDP_EV.keff_ladder.T), "keff_ladder.T"),
+    output:
+        csv=f"{HDP_OUT}/evidence/keff_ladder.csv",
+    log:
+        f"{HDP_LOGS}/evidence_keff_ladder.log",
+    benchmark:
+        f"{HDP_BENCH}/evidence_keff_ladder.tsv"
+    threads: 1
+    resources:
+        mem_mb=_hdp_res("perplexity", "mem_mb"),
+        runtime=_hdp_res("perplexity", "runtime"),
+    params:
+        json=step_params("hdp_pcvb0", "evidence_keff_ladder"),
+        io=_hdp_io,
+    shell:
+        "python -m latentlab hdp_pcvb0 evidence_keff_ladder --params {params.json:q} "
+        "{params.io} > {log} 2>&1"
+
+
+# REVERSALS.md case 1: per-iteration traces at one T
+rule hdp_pcvb0_evidence_traces:
+    input:
+        data=lambda w: _hdp_evidence_data([HDP_EV.traces.dataset], "traces.dataset"),
+    output:
+        csv=f"{HDP_OUT}/evidence/traces.csv",
+    log:
+        f"{HDP_LOGS}/evidence_traces.log",
+    benchmark:
+        f"{HDP_BENCH}/evidence_traces.tsv"
+    threads: 1
+    resources:
+        mem_mb=_hdp_res("perplexity", "mem_mb"),
+        runtime=_hdp_res("perplexity", "runtime"),
+    params:
+        json=step_params("hdp_pcvb0", "evidence_traces"),
+        io=_hdp_io,
+    shell:
+        "python -m latentlab hdp_pcvb0 evidence_traces --params {params.json:q} {params.io} "
+        "> {log} 2>&1"

@@ -201,12 +201,20 @@ def _default(f: dataclasses.Field):
     return dataclasses.MISSING
 
 
+def _plain(value):
+    """A default's item that JSON has no form for: a settings dataclass as its mapping (a
+    list of them, e.g. hdp_pcvb0.evidence.traces.fits), anything else as its text."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return dataclasses.asdict(value)
+    return str(value)
+
+
 def default_text(value) -> str:
     if value is dataclasses.MISSING:
         return "**required**"
     if dataclasses.is_dataclass(value):
         return "(below)"
-    text = json.dumps(value, default=str, ensure_ascii=False)
+    text = json.dumps(value, default=_plain, ensure_ascii=False)
     text = text.replace("|", "\\|")
     return f"`{text}`" if len(text) <= 60 else f"`{text[:56]}…`"
 

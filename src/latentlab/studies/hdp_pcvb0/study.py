@@ -10,6 +10,12 @@ Notes
 -----
 ``bench_targets.csv`` (beside ``bench.csv``, built last): the time each of the
 study's jobs took, from their Snakemake benchmark files (:mod:`latentlab.bench_targets`).
+
+The evidence files of the causes and of ``published/real/REVERSALS.md`` case 1
+(``evidence/runs.csv``, ``evidence/keff_ladder.csv``, ``evidence/traces.csv``, each with its
+``.meta.json``; settings ``evidence``) are built by ``snakemake hdp_pcvb0_evidence``, not by
+the study's target: every perplexity fit of the run beside the unigram perplexity of its
+split, PCVB0's effective topics against T, and per-iteration traces at one T.
 """
 
 from __future__ import annotations
@@ -20,7 +26,7 @@ from typing import Any, Literal
 
 from latentlab.errors import ConfigError
 from latentlab.models.hdp import CONFIGS, HDPOptions
-from latentlab.settings import Invalid
+from latentlab.settings import Invalid, setting
 from latentlab.studies.shape import Source, Study
 
 # the modules that register this study's steps (shape.load_study imports them all, a job
@@ -29,7 +35,7 @@ STUDY = Study(
     "hdp_pcvb0",
     document="Sato, Kurihara & Nakagawa, KDD 2012 (seed 001)",
     title="PCVB0 for HDP-LDA",
-    modules=("runs", "figures", "claims", "bench"),
+    modules=("runs", "figures", "claims", "bench", "evidence"),
     source=Source(
         "001",
         "Sato, Kurihara & Nakagawa (KDD 2012): practical CVB0 for HDP-LDA",
@@ -387,6 +393,86 @@ class Fig3Task:
 @dataclass(frozen=True)
 class Fig3Settings:
     fig3: Fig3Task = field(default_factory=Fig3Task)
+
+
+@dataclass(frozen=True)
+class KeffLadderEvidence:
+    """evidence/keff_ladder.csv (claim C13's causes): effective topics against the truncation
+    T. Each corpus named in ``T`` (a name in ``datasets``) is fitted at each of its levels,
+    with each of ``configs``, runs r < ``runs`` (seeds base_seed + r), ``iterations``
+    iterations, on the perplexity step's 80/20 split with its options. The defaults are
+    the published run's (real: Cora at T = 50, 100, 300, AP and 20news at T = 100)."""
+
+    # corpus (name in `datasets`) -> its truncation levels T, fitted in this order
+    T: dict[str, list[int]] = setting(
+        factory=lambda: {"cora": [50, 100, 300], "ap": [100], "news20": [100]}, ge=1
+    )
+    # configurations fitted at every (corpus, T)
+    configs: list[str] = field(default_factory=lambda: ["pcvb0_AS", "pcvb0_AA"])
+    runs: int = setting(1, ge=1)  # fits per (corpus, T, configuration), seeds base_seed + r
+    iterations: int = setting(100, ge=1)  # iterations of each fit (Sec 6: 100)
+
+    def __post_init__(self):
+        _check_configs(self.configs, "hdp_pcvb0.evidence.keff_ladder.configs")
+
+
+@dataclass(frozen=True)
+class TraceFit:
+    """One traced fit: a configuration from one reading of the initial β0τ_v
+    (``HDPOptions.beta_init``), for ``iterations`` iterations."""
+
+    config: str = "pcvb0_AA"  # the configuration fitted (method_prior)
+    # the reading of "β0τ_v = 0.1/T" the fit starts from (HDPOptions.beta_init)
+    beta_init: Literal["literal", "per_V", "unnormalised"] = "literal"
+    iterations: int = setting(30, ge=1)  # iterations traced
+
+    def __post_init__(self):
+        _check_configs([self.config], "hdp_pcvb0.evidence.traces.fits.config")
+
+
+def _published_trace_fits() -> list[TraceFit]:
+    return [TraceFit(c, b, n) for c, b, n in (
+        ("cvb0_AA", "literal", 30), ("pcvb0_AA", "literal", 30), ("pcvb0_AA", "per_V", 20),
+        ("pcvb0_AA", "unnormalised", 8), ("cvb0_AA", "per_V", 2), ("pcvb0_AS", "literal", 15),
+    )]  # fmt: skip
+
+
+@dataclass(frozen=True)
+class TracesEvidence:
+    """evidence/traces.csv (published/real/REVERSALS.md case 1): per-iteration traces of
+    each fit in ``fits`` on ``dataset`` at truncation ``T``, on the perplexity step's 80/20
+    split with its options (``beta_init`` as the fit says) and model seed base_seed: test
+    perplexity, α0, γ0, β0, τ statistics, topics with E[n_k] >= 1, the largest topic's
+    share, max α0π_k, and the last Eq 29/30 fixed-point diagnostics. The defaults are the
+    published run's (KOS at T = 300)."""
+
+    dataset: str = "kos"  # name in `datasets` of the traced corpus
+    T: int = setting(300, ge=1)  # truncation level T (topics) of every traced fit
+    # the traced fits, in this order
+    fits: list[TraceFit] = field(default_factory=_published_trace_fits)
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """The evidence files the causes and REVERSALS.md case 1 cite, built by their rules.
+
+    Issue 37: targets, not scripts (``snakemake hdp_pcvb0_evidence``, not in the study's
+    target)."""
+
+    keff_ladder: KeffLadderEvidence = field(default_factory=KeffLadderEvidence)
+    traces: TracesEvidence = field(default_factory=TracesEvidence)
+
+
+@dataclass(frozen=True)
+class RunsEvidenceSettings:
+    perplexity: PerplexityTask = field(default_factory=PerplexityTask)
+
+
+@dataclass(frozen=True)
+class EvidenceFitSettings:
+    options: HDPOptions = field(default_factory=HDPOptions)
+    perplexity: PerplexityTask = field(default_factory=PerplexityTask)
+    evidence: Evidence = field(default_factory=Evidence)
 
 
 @dataclass(frozen=True)
