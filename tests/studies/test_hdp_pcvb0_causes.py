@@ -13,7 +13,7 @@ from latentlab.claims.ledger import read_claims
 
 ROOT = Path(__file__).resolve().parents[2]
 LEDGER = ROOT / "published" / "real" / "hdp_pcvb0" / "claims.csv"
-RUNS = ROOT / "published" / "real" / "causes" / "hdp_pcvb0_runs.csv"
+RUNS = ROOT / "published" / "real" / "hdp_pcvb0" / "evidence" / "runs.csv"
 
 
 def misses() -> pd.DataFrame:
@@ -88,7 +88,7 @@ def test_the_keff_ladder_backs_the_c13_causes(runs):
     """C13: Cora's AA fits stall at the document's T (genuine); on AP at T = 100 the two
     effective-topic metrics disagree on the AA fit (ambiguity); 20news uses every topic at
     T = 100 by both (open). The ladder's T = 50 fits are the published ones."""
-    lad = pd.read_csv(ROOT / "published/real/causes/hdp_pcvb0_keff_ladder.csv")
+    lad = pd.read_csv(ROOT / "published/real/hdp_pcvb0/evidence/keff_ladder.csv")
     key = ["dataset", "config", "T"]
     at = lad.set_index(key)
     for (ds, cfg, T), r in at[at.index.get_level_values("T") == 50].iterrows():

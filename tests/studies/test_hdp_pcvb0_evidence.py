@@ -18,8 +18,8 @@ from latentlab.errors import DataError
 
 ROOT = Path(__file__).resolve().parents[2]
 
-# the columns of the published files (published/real/causes/hdp_pcvb0_runs.csv,
-# hdp_pcvb0_keff_ladder.csv, published/real/reversals/hdp_pcvb0_T300_traces.csv)
+# the columns of the published files (published/real/hdp_pcvb0/evidence/runs.csv,
+# keff_ladder.csv, traces.csv; first written by one-off scripts with the same columns)
 RUNS_COLUMNS = [
     "dataset", "config", "T", "run", "n_docs", "n_train_tokens", "tokens_per_doc", "n_vocab",
     "unigram_perplexity", "final_perplexity", "final_over_unigram", "perplexity_it1",
@@ -38,11 +38,7 @@ TRACE_COLUMNS = [
     *[f"fp_{n}_{k}" for n in ("alpha0", "beta0")
       for k in ("num", "lo", "hi", "n_iter", "converged")],
 ]  # fmt: skip
-PUBLISHED = {  # the files as the scripts published them, before the evidence steps
-    "runs": ROOT / "published/real/causes/hdp_pcvb0_runs.csv",
-    "keff_ladder": ROOT / "published/real/causes/hdp_pcvb0_keff_ladder.csv",
-    "traces": ROOT / "published/real/reversals/hdp_pcvb0_T300_traces.csv",
-}
+EVIDENCE = ROOT / "published/real/hdp_pcvb0/evidence"  # the steps' outputs of the real run
 
 
 @pytest.fixture(scope="module")
@@ -256,20 +252,16 @@ def test_traces_are_the_perplexity_steps_trace(toy, section, tmp_path):
 
 
 def _published(name: str) -> Path:
-    """The published evidence file ``name``: the study's evidence folder once the step's
-    output is published there, else the file the script published."""
-    new = ROOT / f"published/real/hdp_pcvb0/evidence/{name}.csv"
-    return new if new.exists() else PUBLISHED[name]
+    """The published evidence file ``name`` (the step's output of the real run)."""
+    return EVIDENCE / f"{name}.csv"
 
 
 def test_real_config_states_the_published_files_settings():
     """config/real.yaml's evidence settings are those the published files were made with
-    (their (corpus, T) grid and traced fits, in the files' order), and the steps' columns
+    (their (corpus, T) grid, and their traced fits in the files' order), and the steps' columns
     are the published files'."""
     from latentlab.studies.shape import load_study
 
-    if not all(_published(n).exists() for n in PUBLISHED):
-        pytest.skip("no published evidence files")
     for name, cols in (("runs", RUNS_COLUMNS), ("keff_ladder", KEFF_COLUMNS),
                        ("traces", TRACE_COLUMNS)):  # fmt: skip
         assert list(pd.read_csv(_published(name), nrows=1).columns) == cols, name
@@ -279,7 +271,7 @@ def test_real_config_states_the_published_files_settings():
     grid = {}
     for r in keff.drop_duplicates(["dataset", "T"]).itertuples():
         grid.setdefault(r.dataset, []).append(int(r.T))
-    assert ev.keff_ladder.T == grid and list(ev.keff_ladder.T) == list(grid)
+    assert ev.keff_ladder.T == grid  # the (corpus, T) grid; rows come in the step's order
     assert ev.keff_ladder.configs == list(dict.fromkeys(keff.config))
     assert set(keff.iterations) == {ev.keff_ladder.iterations}
     assert set(keff.run) == set(range(ev.keff_ladder.runs))

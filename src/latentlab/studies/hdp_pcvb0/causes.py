@@ -11,12 +11,16 @@ KOS and 20news), C6a/C6b/C7 and the 7-NN rows. ``config/real.yaml`` with 3 runs 
 (~3,800 CPU-s) decides them; the causes those rows had are in this file's git history.
 The numbers quoted below come from two files:
 
-* ``published/real/causes/hdp_pcvb0_runs.csv`` (``scripts/hdp_pcvb0_causes.py``): every
-  perplexity fit of the published run, next to the unigram perplexity of the same 80/20
-  split.
-* ``published/real/causes/hdp_pcvb0_keff_ladder.csv`` (``scripts/hdp_pcvb0_keff_ladder.py``):
+* ``published/real/hdp_pcvb0/evidence/runs.csv`` (the study's step ``evidence_runs``):
+  every perplexity fit of the published run, next to the unigram perplexity of the same
+  80/20 split.
+* ``published/real/hdp_pcvb0/evidence/keff_ladder.csv`` (step ``evidence_keff_ladder``):
   PCVB0 refitted on the stand-ins at the document's T = 100 (Cora also at 300), with the
   study's split, options and seed.
+
+Both are targets of ``snakemake --configfile=config/real.yaml hdp_pcvb0_evidence`` (issue 37;
+re-made on 2026-12-06 from the published run's fits: the same numbers as the files the
+former one-off scripts wrote).
 
 * **genuine** (1): C13 on Cora, PCVB0 using every topic in all 3 runs: the AA stall of
   REVERSALS case 1 (Cora at the document's T = 100 and 300, ladder). The readings sweep
@@ -34,8 +38,8 @@ from __future__ import annotations
 from latentlab.claims.spec import Cause
 
 CASE1 = "published/real/REVERSALS.md#case-1"
-RUNS = "published/real/causes/hdp_pcvb0_runs.csv"
-LADDER = "published/real/causes/hdp_pcvb0_keff_ladder.csv"
+RUNS = "published/real/hdp_pcvb0/evidence/runs.csv"
+LADDER = "published/real/hdp_pcvb0/evidence/keff_ladder.csv"
 FIG2 = "published/real/hdp_pcvb0/fig2.csv"
 LEDGER = "published/real/hdp_pcvb0/claims.csv"
 SWEEP = "published/real/hdp_pcvb0/readings/hyper_start.csv"
