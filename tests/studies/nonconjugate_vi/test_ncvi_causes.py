@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from latentlab.claims.ledger import cause_of
 from latentlab.claims.readings import read_sweep
 from latentlab.studies.nonconjugate_vi.causes import CAUSES
 
@@ -49,3 +50,28 @@ def test_c8_rows_are_readings_of_the_em_budget_sweep():
     }  # fmt: skip
     bl = float(t.loc[("converged", "C8-bl", "newsgroups"), "our_value"])
     assert f"+{bl:.3f}" in by["C8-bl", "newsgroups"].evidence
+
+
+def test_c13_and_t2_jj_rows_follow_the_blr_predictive_and_jj_form_sweeps():
+    """A C13 / Table 2 JJ row is genuine only where no option of the two real sweeps
+    reproduces it or leaves it inconclusive; the accuracy rows the sequential JJ form
+    reproduces are readings, Laplace's accuracy on Scene (inconclusive there) an ambiguity."""
+    sweeps = [read_sweep(READINGS / f"{r}.csv") for r in ("blr_predictive", "jj_form")]
+    rows = [("C13-acc-laplace", "yeast"), ("C13-ll-laplace", "yeast"),
+            ("C13-acc-delta", "yeast"), ("C13-ll-delta", "yeast"),
+            ("C13-acc-laplace", "scene"), ("C13-acc-delta", "scene"),
+            ("C13-ll-delta", "scene"), ("T2-pooled/jj-loglik", "school"),
+            ("T2-hierarchical/jj-loglik", "school")]  # fmt: skip
+    for claim, ds in rows:
+        verdicts = set()
+        for t in sweeps:
+            verdicts |= set(t[(t.claim_id == claim) & (t.dataset == ds)].verdict)
+        assert verdicts, (claim, ds)
+        declared = cause_of(CAUSES, "not_reproduced", claim, ds)[0]  # first match, as the ledger
+        if "reproduced" in verdicts:
+            expected = "reading"
+        elif "inconclusive" in verdicts:
+            expected = "ambiguity"
+        else:
+            expected = "genuine"
+        assert declared == expected, (claim, ds, verdicts, declared)
