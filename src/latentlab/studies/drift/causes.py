@@ -20,9 +20,13 @@ from latentlab.claims.spec import Cause
 _LEDGER = "published/real/drift/claims.csv"
 _LAD = "published/ladder/drift/ladder.csv"
 _EV = "published/real/drift/evidence"
+# the sigma_w sweep on real (2026-12-06): sigma_W = .1 as a standard deviation (published)
+# or as a variance, at the real settings (synthetic: 20 chains x 100 burn-in, the document's;
+# Enron forecasts: 2 chains x 20 burn-in x 3 samples, the run's reduction)
+_SIGMA = "published/real/drift/readings/sigma_w.csv"
 _SW = (
-    "settle: the readings sweeps on real (snakemake --configfile=config/real.yaml "
-    "drift_readings: config/real.yaml readings.studies.drift, ~5.6 CPU-h; not yet run)"
+    "settle: the readings sweeps not yet run on real (snakemake --configfile=config/real.yaml "
+    "drift_readings_<name>: config/real.yaml readings.studies.drift)"
 )
 _TRUTH = "tests/models/drift/test_drift_known_truth.py"
 
@@ -52,14 +56,21 @@ CAUSES = [
           "samples (rung fc_doc), 0 of 36 monthly fits reach split-R-hat < 1.1 for K+ and "
           "alpha; median split-R-hat of K+ 4.93 -> 2.58, of alpha 1.79 -> 1.87; mean K+ at the "
           "last iteration 35.7 -> 83.9, still rising. The kernel is right from the truth "
-          f"({_TRUTH}, REVERSALS.md#case-2). Readings to try at 3 x 100 x 10: sample_thin (the "
-          f"10 samples consecutive or every 10th iteration), sigma_w; {_SW}", dataset="enron*"),
+          f"({_TRUTH}, REVERSALS.md#case-2). {_SIGMA}: not_reproduced under both readings of "
+          "sigma_W at the real 2 x 20 x 3 protocol (1 and 0 of 38 fits with split-R-hat < 1.1; "
+          "median split-R-hat of K+ 4.93 as a standard deviation, 4.80 as a variance; mean "
+          "K+ at the end 36.6 / 35.1). Left: sample_thin (the 10 "
+          "samples consecutive or every 10th iteration, at 3 x 100 x 10: ~3.5 CPU-h); "
+          f"{_SW}", dataset="enron*"),
     Cause("C2.8-LFRM_all", "open", f"{_LAD} (C2.8): at the document's 3 chains x 100 burn-in "
           "x 10 samples (rung fc_doc) the share of months t < 12 with LFRM(all) above the "
           "baseline stays 1.00 (DRIFT 0.67 -> 1.00, LFRM(last) 0.56 -> 0.89; the document: "
           "none), on the Perry & Wolfe coding of Enron (156 employees, 21,635 messages; the "
-          "document's 151 people / 34,182 emails are not public here). Readings to try: "
-          f"baseline_norm (the urn's probabilities), sample_thin; {_SW}"),
+          f"document's 151 people / 34,182 emails are not public here). {_SIGMA}: "
+          "not_reproduced under both readings of sigma_W (LFRM(all) above the baseline by "
+          "27.5 nats a month as a standard deviation, 28.6 as a variance; under the variance "
+          "LFRM(last) passes the baseline too). Left: baseline_norm (the urn's probabilities, "
+          f"~47 CPU-min) and sample_thin (~3.5 CPU-h); {_SW}"),
     *(Cause(f"C2.{i}-ll", "ambiguity", _AMBIG, dataset="synthetic*") for i in (1, 2)),
     Cause("C2.3", "open", "published/real/REVERSALS.md#case-2: Fig 2.2 at fixed K = 3 recovers "
           "one feature of three, with chains from the prior at the document's sigma_W = 0.1; "
