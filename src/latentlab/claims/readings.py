@@ -31,7 +31,11 @@ def apply(ledger, readings: list, used: Mapping[str, str], sweep_paths=(), root=
     """The ``reading`` column of every row a reading touches, and the cause ``reading`` of a
     ``not_reproduced`` row that another option of a sweep reproduces (evidence: the option,
     its value and the sweep's file, named relative to ``root`` when given). Other causes
-    stay: the measured one comes first."""
+    stay: the measured one comes first.
+
+    The row's own option must miss in the same sweep: a sweep run at another scale than the
+    ledger's (more seeds, a ``set``) whose row the run's option reproduces too says the miss
+    comes from that scale, not from the reading, and gives no cause."""
     tables = [
         (str(Path(p).relative_to(root)) if root is not None else str(p), read_sweep(p))
         for p in sweep_paths
@@ -43,32 +47,29 @@ def apply(ledger, readings: list, used: Mapping[str, str], sweep_paths=(), root=
         row.reading = "; ".join(f"{r.name}={used.get(r.name, r.published)}" for r in hits)
         if row.verdict != "not_reproduced":
             continue
-        found = False
         for r in hits:
             opt = used.get(r.name, r.published)
-            for path, t in tables:
-                m = t[(t.reading == r.name) & (t.claim_id == row.claim_id)
-                      & (t.dataset == row.dataset) & (t.option != opt)
-                      & (t.verdict == "reproduced")]  # fmt: skip
-                if len(m):
-                    best = m.iloc[0]
-                    lit = t[(t.reading == r.name) & (t.claim_id == row.claim_id)
-                            & (t.dataset == row.dataset) & (t.option == opt)]  # fmt: skip
-                    lit_txt = (
-                        f"; under {r.name}={opt} in the same sweep: {lit.iloc[0].our_value} "
-                        f"({lit.iloc[0].verdict})"
-                        if len(lit)
-                        else ""
-                    )
-                    row.cause = "reading"
-                    row.evidence = (
-                        f"reproduced under reading {r.name}={best.option}: "
-                        f"{best.our_value}{lit_txt}; {path}"
-                    )
-                    found = True
-                    break
+            found = _reproduced_by_another(row, r.name, opt, tables)
             if found:  # not row.cause: a declared cause may already say `reading`
+                row.cause, row.evidence = "reading", found
                 break
+
+
+def _reproduced_by_another(row, reading: str, opt: str, tables) -> str:
+    """The evidence of the first sweep in which option ``opt`` of ``reading`` misses the row
+    (``not_reproduced``) and another option reproduces it; "" when none does."""
+    for path, t in tables:
+        same = t[(t.reading == reading) & (t.claim_id == row.claim_id) & (t.dataset == row.dataset)]
+        lit, others = same[same.option == opt], same[same.option != opt]
+        best = others[others.verdict == "reproduced"]
+        if best.empty or lit.empty or lit.iloc[0].verdict != "not_reproduced":
+            continue
+        b, l0 = best.iloc[0], lit.iloc[0]
+        return (
+            f"reproduced under reading {reading}={b.option}: {b.our_value}; under "
+            f"{reading}={opt} in the same sweep: {l0.our_value} ({l0.verdict}); {path}"
+        )
+    return ""
 
 
 def refill(df: pd.DataFrame, causes, readings: list, sweep_dir, root=None) -> list[tuple]:
