@@ -1,16 +1,15 @@
 """Why the ``not_reproduced`` rows of the published drift ledger miss (issues 24, 37, 38).
 
-Explained, pending the readings sweeps on real (so ``open`` until they run, issue 37: no
-``genuine`` without one): C2.6: the K+ and alpha traces are not stationary after the
-document's burn-in of 100, on the synthetic networks (20 chains) and, in the drift ladder
-(``published/ladder/drift/``), on Enron at the document's 3 chains x 100 burn-in x 10
-samples; the sampler is right (it keeps the posterior from the truth), slow from the prior
-(REVERSALS.md case 2). C2.8 on LFRM(all): the longer Enron chains put it above
-the baseline in every early month, not below. Both name the readings sweeps of the choices
-the document leaves open that touch them (``studies/drift/readings.py``), to be run.
+``genuine`` (issue 37: after the readings sweeps of the choices the document leaves open for
+them, ``studies/drift/readings.py``, ran on real): C2.3 and C2.6 on the synthetic networks:
+with chains from the prior, 100 burn-in iterations neither recover the planted features nor
+reach stationary K+ and alpha, under sigma_w (sd, variance) and synth_ab (persistent, prior)
+alike; the sampler is right (it keeps the posterior from the truth; REVERSALS.md case 2).
+``open``: C2.6 on Enron and C2.8 on LFRM(all), whose sigma_w sweep misses too but whose other
+readings (sample_thin, baseline_norm) are not run yet, and C2.13, which needs longer text fits.
 C2.1-ll / C2.2-ll on the synthetic networks (``ambiguity``): DRIFT leads by less than half
-the document's gap on networks whose generator the document does not give. The rest is
-``open``; each entry's evidence names, after ``settle:``, the run that would settle it.
+the document's gap on networks whose generator the document does not give. Each ``open``
+entry's evidence names, after ``settle:``, the run that would settle it.
 """
 
 from __future__ import annotations
@@ -24,6 +23,9 @@ _EV = "published/real/drift/evidence"
 # or as a variance, at the real settings (synthetic: 20 chains x 100 burn-in, the document's;
 # Enron forecasts: 2 chains x 20 burn-in x 3 samples, the run's reduction)
 _SIGMA = "published/real/drift/readings/sigma_w.csv"
+# the synth_ab sweep on real (2026-12-06): the synthetic networks' a_k, b_k persistent (0.04 /
+# 0.96, published) or drawn from the finite prior (Eq. 2.19), 20 chains x 100 burn-in
+_AB = "published/real/drift/readings/synth_ab.csv"
 _SW = (
     "settle: the readings sweeps not yet run on real (snakemake --configfile=config/real.yaml "
     "drift_readings_<name>: config/real.yaml readings.studies.drift)"
@@ -38,18 +40,21 @@ _AMBIG = (
     "-23.6 on the first 3 data sets (generator config), 4.5 nats above LFRM(last)'s -28.1, "
     "below half the document's gap of 16.8; DRIFT leads the best other in every data set, by "
     "2.2 (forecast) and 44-65 nats (missing data; document 259); the other reading of the "
-    "generator: synth_ab (studies/drift/readings.py; not yet run on real)"
+    f"generator, a_k, b_k from their prior ({_AB}), leaves less signal still: DRIFT -31.6 "
+    "against the best other's -30.5 at t = 101 (not_reproduced under both)"
 )
 
 CAUSES = [
-    Cause("C2.6", "open", f"{_EV}/traces.csv (per fit: K+ at the start, half the burn-in and "
-          "the end, split-R-hat of K+ and alpha): at the document's burn-in of 100 with 20 "
+    Cause("C2.6", "genuine", f"{_EV}/traces.csv (per fit: K+ at the start, half the burn-in "
+          "and the end, split-R-hat of K+ and alpha): at the document's burn-in of 100 with 20 "
           "chains 0 of 6 synthetic fits reach split-R-hat < 1.1 (median K+ 4.7); on all 10 of "
           f"the document's data sets 0 of 20 ({_LAD}, rung fc_doc_synth10). Not a "
           f"bug: {_TRUTH} starts the same kernel at the generating state and it stays there "
           "(forecast and Z recovery pass; a mutated FFBS fails), while chains from the prior "
-          "need longer than 100 iterations (REVERSALS.md#case-2). Readings to try: sigma_w "
-          f"(sigma_W as s.d. or variance), synth_ab (the networks' a_k, b_k); {_SW}",
+          "need longer than 100 iterations (REVERSALS.md#case-2). Under every reading the "
+          f"document leaves open for these fits: {_SIGMA} (mean max split-R-hat 4.73 with "
+          f"sigma_W as a standard deviation, 3.86 as a variance) and {_AB} (4.73 persistent "
+          "a_k, b_k, 3.72 from their prior): 0 of 6 fits stationary in each",
           dataset="synthetic*"),
     Cause("C2.6", "open", f"{_EV}/traces.csv (per monthly fit: K+ and split-R-hat); {_LAD} "
           "(C2.6, Enron): at the document's forecast protocol, 3 chains x 100 burn-in x 10 "
@@ -72,10 +77,13 @@ CAUSES = [
           "LFRM(last) passes the baseline too). Left: baseline_norm (the urn's probabilities, "
           f"~47 CPU-min) and sample_thin (~3.5 CPU-h); {_SW}"),
     *(Cause(f"C2.{i}-ll", "ambiguity", _AMBIG, dataset="synthetic*") for i in (1, 2)),
-    Cause("C2.3", "open", "published/real/REVERSALS.md#case-2: Fig 2.2 at fixed K = 3 recovers "
-          "one feature of three, with chains from the prior at the document's sigma_W = 0.1; "
-          "the reading sigma_W as a variance (sigma_w, not yet run on real); settle: the same "
-          "fit at sigma_W = 2 from the prior (about 15 CPU-minutes)"),
+    Cause("C2.3", "genuine", "published/real/REVERSALS.md#case-2: Fig 2.2 at fixed K = 3 "
+          "recovers one feature of three with chains from the prior (0 of 10 data sets with "
+          "every feature's correlation >= 0.9); under every reading the document leaves open "
+          f"for these fits the mean of the data sets' worst correlations stays near 0: {_SIGMA} "
+          f"-0.063 (standard deviation), -0.014 (variance); {_AB} -0.063 (persistent), 0.049 "
+          "(a_k, b_k from their prior); the sampler recovers Z from the truth "
+          f"({_TRUTH})"),
     Cause("C2.13", "open", f"{_LEDGER} (C2.13 notes): recorded samples with another topic "
           "matching in 3 of 5 data sets of the logistic text networks; settle: the synthetic "
           "text fits at 3x the sweeps (drift.text_fit burnin 9000, config/real.yaml) and 3 "
