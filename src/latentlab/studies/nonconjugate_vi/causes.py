@@ -27,9 +27,9 @@ a miss another option reproduces takes the cause ``reading`` from its sweep auto
   near the document, neither of the real sweeps ``readings/blr_predictive.csv`` (plugin,
   mc, jj_bound) and ``readings/jj_form.csv`` (batch, sequential) nor the 12 alternatives
   of ``published/real/causes/ncvi_blr_alternatives.csv`` (prior variance, predictive,
-  hyperprior, hierarchical EM, one at a time, by a former script). The sweeps prior_var,
-  hyperprior and hier_em of config/real.yaml rebuild that file's alternatives as
-  ``readings/<reading>.csv``; not run on real yet.
+  hyperprior, hierarchical EM, one at a time, by a former script). The hyperprior and hier_em
+  sweeps ran on real (``readings/hyperprior.csv``, ``readings/hier_em.csv``, 2026-12-06); the
+  prior_var sweep, which would replace the rest of that file, is not run on real yet.
 - **ambiguity** (11): rows that one of those options reproduces or brings within the row's
   tolerance, or whose document value lies between ours at two prior variances (4; and
   Table 1's Scene rows, decided since the run's Table 1 carries its re-splits: 5); C13's
@@ -144,9 +144,10 @@ CAUSES = [
           "Laplace's: pooled over 15,000 students the JJ bound is tight), document -0.685",
           dataset="school"),
     Cause("T2-hierarchical/jj-loglik", "genuine", f"{_BLRP}, {_JJ}: -0.545 (plugin, "
-          f"sequential), -0.545 (mc), -0.549 (jj_bound); {_ALT}: -0.545 under every "
-          "alternative but psi_scale 10 (-0.567; equal to Laplace's), document -0.685",
-          dataset="school"),
+          f"sequential), -0.545 (mc), -0.549 (jj_bound); {_NCV}/readings/hyperprior.csv: "
+          f"-0.546 (psi 0.1), -0.545 (1), -0.567 (10); {_NCV}/readings/hier_em.csv: -0.545 "
+          f"(15 EM iterations), -0.545 (100); {_ALT}: -0.545 under every prior variance; "
+          "document -0.685", dataset="school"),
     # Table 1's own rows, decided since the run's Table 1 carries its 5 re-splits (blr.resplits,
     # config/real.yaml; re-published 2026-12-06: before, one split left them inconclusive)
     Cause("C14-ll", "reading", f"{_BLRP}: reproduced under blr_predictive=mc (Laplace - delta "
