@@ -11,28 +11,25 @@ leaves open are readings (``readings.py``), swept by config/real.yaml's readings
 a miss another option reproduces takes the cause ``reading`` from its sweep automatically
 (:mod:`latentlab.claims.readings`). What is known:
 
-- **reading** (9): Fig. 5a's C8 (the bound rises with K; BL's bound below Laplace's) on AP
+- **reading** (8): Fig. 5a's C8 (the bound rises with K; BL's bound below Laplace's) on AP
   and 20 Newsgroups: the bound falls with K at the real run's EM iteration budget and rises
   with K once EM runs to its tolerance, the ``em_budget`` reading's converged option
   (``readings/em_budget.csv``, 2026-12-06; on AP also the ladder's rungs) (5); C13's
   accuracy rows (Laplace / delta above JJ in Table 1) on Yeast and delta's on Scene, under
-  the sequential JJ form (``readings/jj_form.csv``) (3); C14-ll on Scene under the Monte Carlo
-  predictive (``readings/blr_predictive.csv``).
+  the sequential JJ form (``readings/jj_form.csv``) (3).
 - **reduction** (1): C8-bl on AP: BL's bound against Laplace's closes from -0.35 to a tie
   with EM to its tolerance (-0.00008, inconclusive in the sweep; the ladder the same), not
   to the document's strict order.
-- **genuine** (6): C13's log-likelihood rows (Laplace / delta against JJ in Table 1: both
-  on Yeast, delta on Scene), JJ's Table 1 log likelihood on Yeast and the JJ log likelihoods
-  of Table 2: no option brings them
+- **genuine** (5): C13's log-likelihood rows (Laplace / delta against JJ in Table 1: both
+  on Yeast, delta on Scene) and the JJ log likelihoods of Table 2: no option brings them
   near the document, neither of the real sweeps ``readings/blr_predictive.csv`` (plugin,
   mc, jj_bound) and ``readings/jj_form.csv`` (batch, sequential) nor the 12 alternatives
   of ``published/real/causes/ncvi_blr_alternatives.csv`` (prior variance, predictive,
   hyperprior, hierarchical EM, one at a time, by a former script). The hyperprior and hier_em
   sweeps ran on real (``readings/hyperprior.csv``, ``readings/hier_em.csv``, 2026-12-06); the
   prior_var sweep, which would replace the rest of that file, is not run on real yet.
-- **ambiguity** (11): rows that one of those options reproduces or brings within the row's
-  tolerance, or whose document value lies between ours at two prior variances (4; and
-  Table 1's Scene rows, decided since the run's Table 1 carries its re-splits: 5); C13's
+- **ambiguity** (6): rows that one of those options reproduces or brings within the row's
+  tolerance, or whose document value lies between ours at two prior variances (4); C13's
   Laplace accuracy on Scene, inconclusive under the sequential JJ form; C3-conv,
   not_reproduced at the published Fig 2 model and inconclusive at config/paper.yaml's
   (the ``fig2_setting`` sweep, ``readings/fig2_setting.csv``).
@@ -53,8 +50,6 @@ _EMB = f"{_NCV}/readings/em_budget.csv"
 # the predictive of Tables 1/2 and the Jaakkola-Jordan form, swept on real
 _BLRP = f"{_NCV}/readings/blr_predictive.csv"
 _JJ = f"{_NCV}/readings/jj_form.csv"
-# Table 1 on the standard split or as the mean over the re-splits
-_T1E = f"{_NCV}/readings/t1_estimate.csv"
 
 CAUSES = [
     # ------------------------------------------------------------------ Fig 2, Sec 3.2
@@ -148,25 +143,4 @@ CAUSES = [
           f"-0.546 (psi 0.1), -0.545 (1), -0.567 (10); {_NCV}/readings/hier_em.csv: -0.545 "
           f"(15 EM iterations), -0.545 (100); {_ALT}: -0.545 under every prior variance; "
           "document -0.685", dataset="school"),
-    # Table 1's own rows, decided since the run's Table 1 carries its 5 re-splits (blr.resplits,
-    # config/real.yaml; re-published 2026-12-06: before, one split left them inconclusive)
-    Cause("C14-ll", "reading", f"{_BLRP}: reproduced under blr_predictive=mc (Laplace - delta "
-          "log likelihood -0.0006) against 0.141 with the plug-in predictive (the published): "
-          "delta's plug-in log likelihood -0.569 sits below Laplace's -0.420, the Monte Carlo "
-          "predictive brings both to -0.326", dataset="scene"),
-    Cause("T1-jj-loglik", "genuine", f"{_BLRP}, {_JJ}, {_T1E}, {_ALT}: JJ's log likelihood "
-          "-0.481 (plugin), -0.475 (mc), -0.488 (jj_bound), -0.547 (sequential), -0.474 (the "
-          "mean over the re-splits), -0.459 to -0.513 over prior_var 0.003-10, against the "
-          "document's -0.678: not reproduced under any option", dataset="yeast"),
-    Cause("T1-jj-loglik", "ambiguity", f"{_JJ}: inconclusive under jj_form=sequential (-0.609); "
-          f"{_ALT}: the document's -0.67 lies between ours at prior_var 1 (-0.519) and 3 "
-          "(-0.830)", dataset="scene"),
-    Cause("T1-laplace-*", "ambiguity", f"{_ALT}: at prior_var 0.03 Laplace's accuracy 89.63 "
-          "and log likelihood -0.274 (document 89.4, -0.259); at ours (1) 86.80, -0.420; the "
-          "prior variance is lost in our copy of the document (the reading prior_var, not yet "
-          "swept on real with the re-splits)", dataset="scene"),
-    Cause("T1-delta-*", "ambiguity", f"{_ALT}: at prior_var 0.03 delta's accuracy 89.80 and log "
-          "likelihood -0.265 (document 89.5, -0.265); at ours (1) 87.30, -0.569; the prior "
-          "variance is lost in our copy (prior_var, not yet swept on real with the re-splits)",
-          dataset="scene"),
 ]  # fmt: skip
