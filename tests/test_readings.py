@@ -130,21 +130,30 @@ def _option_ledger(path: Path, ppl_zero: float, reading: str) -> Path:
     return path
 
 
-def test_collect_and_apply(tmp_path):
-    """The sweep's CSV holds the touched rows of every option; the main ledger keeps the
-    literal option's verdict, names the reading and gets the cause `reading`."""
-    reading = Reading(name="hyper_start", where="Alg 1", sentence="s", why="w",
+HYPER_START = Reading(name="hyper_start", where="Alg 1", sentence="s", why="w",
                       options={"as_written": {"a": 0}, "after10": {"a": 10}},
                       published="as_written", rows=("C9",), targets=("t",))  # fmt: skip
+
+
+def _hyper_start_sweep(tmp_path: Path, ppl_as_written: float):
+    """The collected sweep of HYPER_START: C9 at ``ppl_as_written`` (as_written) and at 100
+    (after10) against 110."""
     ledgers = {
-        "as_written": _option_ledger(tmp_path / "w" / "claims.csv", 120.0, "as_written"),
+        "as_written": _option_ledger(tmp_path / "w" / "claims.csv", ppl_as_written, "w"),
         "after10": _option_ledger(tmp_path / "a" / "claims.csv", 100.0, "after10"),
     }
     opts = [{"option": "as_written", "index": 0, "run": "r0", "set": {"a": 0}},
             {"option": "after10", "index": 1, "run": "r1", "set": {"a": 10}}]  # fmt: skip
     params = {"study": "demo", "run": "smoke", "reading": "hyper_start",
               "published": "as_written", "rows": ["C9"], "options": opts}  # fmt: skip
-    df = rd.collect(params, ledgers)
+    return rd.collect(params, ledgers)
+
+
+def test_collect_and_apply(tmp_path):
+    """The sweep's CSV holds the touched rows of every option; the main ledger keeps the
+    literal option's verdict, names the reading and gets the cause `reading`."""
+    reading = HYPER_START
+    df = _hyper_start_sweep(tmp_path, 120.0)
     assert list(df.option) == ["as_written", "after10"] and set(df.claim_id) == {"C9"}
     assert list(df.verdict) == ["not_reproduced", "reproduced"]
     assert list(df.published) == [True, False]
@@ -176,24 +185,13 @@ def test_a_reading_cause_needs_the_runs_option_to_miss_in_the_sweep(tmp_path, pu
     own option reproduces the row (100: C9 holds there) does not explain the ledger's miss
     by the reading: the row keeps its cause. Where the run's option misses in the sweep too
     (120), another option that reproduces it gives the cause `reading`."""
-    reading = Reading(name="hyper_start", where="Alg 1", sentence="s", why="w",
-                      options={"as_written": {"a": 0}, "after10": {"a": 10}},
-                      published="as_written", rows=("C9",), targets=("t",))  # fmt: skip
-    ledgers = {
-        "as_written": _option_ledger(tmp_path / "w" / "claims.csv", published_ppl, "w"),
-        "after10": _option_ledger(tmp_path / "a" / "claims.csv", 100.0, "after10"),
-    }
-    opts = [{"option": "as_written", "index": 0, "run": "r0", "set": {"a": 0}},
-            {"option": "after10", "index": 1, "run": "r1", "set": {"a": 10}}]  # fmt: skip
-    params = {"study": "demo", "run": "smoke", "reading": "hyper_start",
-              "published": "as_written", "rows": ["C9"], "options": opts}  # fmt: skip
     sweep = tmp_path / "hyper_start.csv"
-    rd.collect(params, ledgers).to_csv(sweep, index=False)
+    _hyper_start_sweep(tmp_path, published_ppl).to_csv(sweep, index=False)
     main = Ledger("demo", "D")
     main.order("C9", where="Sec 6.6", statement="s", ours_a=[110.0] * 3, ours_b=[120.0] * 3,
                dataset="kos", data_kind="real")  # fmt: skip
     main.assign_causes([])
-    apply(main, [reading], {"hyper_start": "as_written"}, [sweep])
+    apply(main, [HYPER_START], {"hyper_start": "as_written"}, [sweep])
     [c9] = main.rows
     assert c9.verdict == "not_reproduced" and c9.cause == cause
     assert ("hyper_start=after10" in c9.evidence) == (cause == "reading")
