@@ -341,6 +341,60 @@ rule drift_evidence:
         f"{DR_OUT}/evidence/traces.csv",
 
 
+# C2.13's settling run (evidence.py: longer burn-in, several chains), built on demand
+# (~2,000 CPU-s on the real settings; not in the study's target): `snakemake
+# drift_evidence_chains`; the Enron fit's part needs the data mirror (drift.enron_text)
+DR_CHAIN_EVIDENCE = ["text_chains"] + (["enron_chains"] if DR_ENRON_TEXT else [])
+
+
+rule drift_evidence_chains:
+    input:
+        [f"{DR_OUT}/evidence/{e}.csv" for e in DR_CHAIN_EVIDENCE],
+
+
+rule drift_evidence_text_chains:
+    input:
+        **{k: f"{DR_OUT}/text_{k}_data.npz" for k in DR_TEXT_KINDS},
+    output:
+        csv=f"{DR_OUT}/evidence/text_chains.csv",
+    log:
+        f"{DR_LOG}/evidence_text_chains.log",
+    benchmark:
+        f"{DR_BENCH}/evidence_text_chains.tsv"
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=600,
+    params:
+        json=step_params("drift", "evidence_text_chains"),
+        io=lambda w, input, output: io_args(input, output),
+    shell:
+        "python -m latentlab drift evidence_text_chains --params {params.json:q} {params.io} "
+        "> {log} 2>&1"
+
+
+rule drift_evidence_enron_chains:
+    input:
+        graph=data_path("enron_email"),
+        messages=f"{RESOURCES}/enron-email/messages.tsv",
+    output:
+        csv=f"{DR_OUT}/evidence/enron_chains.csv",
+    log:
+        f"{DR_LOG}/evidence_enron_chains.log",
+    benchmark:
+        f"{DR_BENCH}/evidence_enron_chains.tsv"
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=240,
+    params:
+        json=step_params("drift", "evidence_enron_chains"),
+        io=lambda w, input, output: io_args(input, output),
+    shell:
+        "python -m latentlab drift evidence_enron_chains --params {params.json:q} {params.io} "
+        "> {log} 2>&1"
+
+
 rule drift_evidence_synthetic_signal:
     input:
         networks=f"{DR_OUT}/synth_networks.npz",

@@ -485,3 +485,52 @@ def test_golden_ledger_names_the_reading_of_every_touched_row():
         hit = judged[judged.claim_id.map(lambda c, r=r: any(fnmatchcase(c, p) for p in r.rows))]
         assert len(hit), r.name
         assert hit.reading.str.contains(f"{r.name}={r.published}").all(), r.name
+
+
+def test_chain_evidence_on_tiny_inputs(tmp_path):
+    """C2.13's settling run: chain 0 at the fit's burn-in is the published fit (same seed,
+    same swap share), the longer burn-in and the other chains are added, and a chain
+    always finds its own topics again."""
+    from latentlab.studies.drift.evidence import chain_rows
+
+    st = load_study("drift")
+    p = {"run": "t", "base_seed": 5, "threads": 1}
+    small = {"N": 8, "K": 2, "V": 30, "edge_len": 5, "node_len": 10}
+    td = {
+        "n_datasets": 2,
+        "enron_text": small,
+        "twitter_text": {**small, "link": "logistic", "node_docs": True, "edge_docs": False},
+        "bmf_text": {**small, "model": "bmf_lda", "link": "gaussian", "M": 6, "K2": 2},
+    }
+    data = {k: tmp_path / f"{k}.npz" for k in ("enron_text", "twitter_text", "bmf_text")}
+    st.execute("text_data", {**p, "text_data": td}, {}, data)
+    fit = {"burnin": 4, "samples": 3}
+    outs = {"fit": tmp_path / "fit.npz", "recovery": tmp_path / "rec.csv",
+            "trace": tmp_path / "tr.csv", "timing": tmp_path / "t.json"}  # fmt: skip
+    st.execute("text_fit", {**p, "text_fit": fit}, {"data": [data["twitter_text"]]}, outs,
+               {"tds": "twitter_text"})  # fmt: skip
+    published = pd.read_csv(outs["recovery"]).groupby("dataset").swap_share.first()
+    out = tmp_path / "evidence" / "text_chains.csv"
+    out.parent.mkdir()
+    chains = {"kinds": ["twitter_text"], "chains": 2, "burnin_factor": 2}
+    st.execute("evidence_text_chains", {**p, "text_fit": fit, "text_chains": chains},
+               {k: [v] for k, v in data.items()}, {"csv": out})  # fmt: skip
+    ev = pd.read_csv(out)
+    assert len(ev) == 2 * 2 * 2 and set(ev.burnin) == {4, 8} and set(ev.source) == {"twitter_text"}
+    first = ev[(ev.chain == 0) & (ev.burnin == 4)].set_index("dataset").swap_share
+    pd.testing.assert_series_equal(first, published, check_names=False)
+    assert ev[ev.chain == 0].match_share_vs_chain0.isna().all()
+    assert ev[ev.chain == 1].matched_by_every_chain.isna().all()
+    assert ev.match_share_vs_chain0.dropna().between(0, 1).all()
+    with pytest.raises(ConfigError, match="kinds"):
+        st.execute("evidence_text_chains", {**p, "text_chains": {"kinds": ["nope"]}},
+                   {k: [v] for k, v in data.items()}, {"csv": out})  # fmt: skip
+    # the rule by hand: a chain's own topics, and a permutation of them, are all found;
+    # flat topics, 0.9 from each (its nearest other topic lies 1.2 away), are not
+    phi = np.array([[0.7, 0.1, 0.1, 0.1], [0.1, 0.7, 0.1, 0.1], [0.1, 0.1, 0.1, 0.7]])
+    flat = np.full((3, 4), 0.25)
+    fits = [(None, phi, [phi, phi]), (None, phi[[2, 0, 1]], []), (None, flat, [])]
+    rows = chain_rows(fits, 0.5, lambda f: [0.0])
+    assert rows[1]["match_share_vs_chain0"] == 1.0 and rows[2]["match_share_vs_chain0"] == 0.0
+    assert rows[0]["matched_by_every_chain"] == 0.0 and np.isnan(rows[0]["match_share_vs_chain0"])
+    assert chain_rows(fits[:2], 0.5, lambda f: [0.0])[0]["matched_by_every_chain"] == 1.0

@@ -140,16 +140,24 @@ def swap_share(phis, phi_mean) -> float:
     return float(np.mean(out)) if out else float("nan")
 
 
-def chain_match_share(phi_a, phi_b, ratio: float) -> float:
-    """Stability across two independent chains: chain b's posterior-mean topics matched to
-    chain a's by the Hungarian algorithm on L1; the share of a's topics whose partner lies
-    closer than ``ratio`` x the L1 distance to a's nearest other topic (C2.7's rule)."""
+def chain_matches(phi_a, phi_b, ratio: float) -> np.ndarray:
+    """Stability across two independent chains, per topic of chain a: chain b's
+    posterior-mean topics matched to chain a's by the Hungarian algorithm on L1; a topic is
+    matched when its partner lies closer than ``ratio`` x the L1 distance to a's nearest
+    other topic (C2.7's rule)."""
     cost = np.abs(phi_a[:, None, :] - phi_b[None, :, :]).sum(-1)
     r, c = linear_sum_assignment(cost)
     own = np.abs(phi_a[:, None, :] - phi_a[None, :, :]).sum(-1)
     np.fill_diagonal(own, np.inf)
     near = own.min(1)
-    return float(np.mean(cost[r, c] < ratio * near[r]))
+    out = np.zeros(len(phi_a), bool)
+    out[r] = cost[r, c] < ratio * near[r]
+    return out
+
+
+def chain_match_share(phi_a, phi_b, ratio: float) -> float:
+    """The share of chain a's topics that chain b matches (:func:`chain_matches`)."""
+    return float(np.mean(chain_matches(phi_a, phi_b, ratio)))
 
 
 def best_paper_match(words: list[str]):
@@ -159,14 +167,14 @@ def best_paper_match(words: list[str]):
     return best[0], shared
 
 
-@STUDY.run("enron_text_fit", settings=EnronTextSettings)
-def enron_text_fit(ctx):
-    """LFRM_LDA (Poisson link) on the Enron top actors, subject lines as edge documents."""
+def enron_text_network(graph_path, messages_path, e, nw):
+    """The Enron LFRM_LDA data of the ``network`` settings ``nw`` and the subject-line
+    settings ``e`` (:class:`~.study.EnronText`): (TextNetwork, corpus, actor names, Y, a
+    summary of the rows, vocabulary and documents)."""
     from latentlab.data.graph import TemporalGraph
 
-    e, nw, f = ctx.settings.enron_text, ctx.settings.network, ctx.settings.text_fit
-    g = TemporalGraph.load(ctx.input("graph"))
-    messages = Path(ctx.input("messages"))
+    g = TemporalGraph.load(graph_path)
+    messages = Path(messages_path)
     if not messages.exists():
         raise DataError(messages, "not found (fetched by rule fetch_enron_email)")
     _, _, top, names, _ = monthly_networks(
@@ -175,13 +183,31 @@ def enron_text_fit(ctx):
     Y, texts, rows = edge_texts(g, read_subjects(messages), top, nw.first_month, nw.last_month)
     pairs, corpus, vsum = tokenise(texts, e.extra_stop_words, e.min_count, e.vocab_max)
     data, dsum = text_network(Y, pairs, corpus, e.K)
-    hyper = lm.TextHyper(
+    summary = {"actors": int(len(top)), "receiver_rows_between_actors": rows,
+               "pairs_with_messages": len(pairs), **vsum, **dsum}  # fmt: skip
+    return data, corpus, names, Y, summary
+
+
+def enron_hyper(f) -> lm.TextHyper:
+    """The Enron fit's sampler settings: a Poisson link on the email counts, a Gaussian W
+    prior (Sec. 2.7.2), the rest from the text_fit settings ``f``."""
+    return lm.TextHyper(
         link="poisson", w_prior="normal", w_diagonal=False, sigma_w=f.sigma_w,
         sigma_w_prop=f.sigma_w_prop, sigma_eps=f.sigma_eps, sigma_eps_prop=f.sigma_eps_prop,
         ibp_alpha=f.ibp_alpha, beta=f.beta, alpha_plus_init=f.alpha_plus_init,
         gamma_init=f.gamma_init, lambda_init=f.lambda_init, eb_steps=f.eb_steps,
         eb_step_size=f.eb_step_size, minka_iters=f.minka_iters, realign=f.realign,
     )  # fmt: skip
+
+
+@STUDY.run("enron_text_fit", settings=EnronTextSettings)
+def enron_text_fit(ctx):
+    """LFRM_LDA (Poisson link) on the Enron top actors, subject lines as edge documents."""
+    e, nw, f = ctx.settings.enron_text, ctx.settings.network, ctx.settings.text_fit
+    data, corpus, names, Y, dsum = enron_text_network(
+        ctx.input("graph"), ctx.input("messages"), e, nw
+    )
+    hyper = enron_hyper(f)
     t0 = time.perf_counter()
     zp, ph, phis, trace, _ = lm.run_chain(
         data, hyper, ctx.seed(e.seed_offset), e.burnin, e.samples, e.thin
@@ -217,12 +243,9 @@ def enron_text_fit(ctx):
         "data_kind": "substitute",
         "substitute": "subject lines of the mirror's Perry & Wolfe messages stand in for "
         "the email bodies of the CMU corpus",
-        "actors": int(len(top)),
+        "actors": dsum["actors"],
         "months": [nw.first_month, nw.last_month],
-        "receiver_rows_between_actors": rows,
-        "pairs_with_messages": len(pairs),
-        **vsum,
-        **dsum,
+        **{k: v for k, v in dsum.items() if k != "actors"},
         "K": e.K,
         "burnin": e.burnin,
         "samples": e.samples,

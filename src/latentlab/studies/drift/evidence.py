@@ -11,19 +11,37 @@ study (``results/{run}/drift/evidence/<name>.csv`` + ``.meta.json``; issue 37), 
   ``monthly_trace.csv`` are not published): per fit, its chains and iterations, K⁺ at the
   start, at half the burn-in and at the end, split-R̂ of K⁺ and α over iterations >=
   burn-in/2, mean α and the W acceptance rate (claims C2.6, C2.6b).
+- ``text_chains`` / ``enron_chains`` (built on demand: ``snakemake drift_evidence_chains``):
+  C2.13's settling run. Each text fit's published chain (chain 0, its seed) at the fit's
+  burn-in and continued to ``text_chains.burnin_factor`` x it, beside independent chains at
+  both; per chain, the share of recorded samples whose topics swap (the fit's own rule) and
+  the share of chain 0's topics it finds again (:func:`~.enron_text.chain_matches`).
 """
 
 from __future__ import annotations
+
+import json
+import time
+from functools import partial
 
 import numpy as np
 import pandas as pd
 from scipy.special import expit
 
+from latentlab.models.drift import lfrm_lda as lm
 from latentlab.models.drift.predict import auc
 from latentlab.models.drift.synthetic import drift_dataset, edge_autocorrelation
 from latentlab.outputs import write_table
 
-from .study import STUDY, EvidenceSignalSettings, EvidenceTraceSettings
+from .enron_text import chain_matches, enron_hyper, enron_text_network, swap_share
+from .study import (
+    STUDY,
+    EvidenceEnronChainSettings,
+    EvidenceSignalSettings,
+    EvidenceTextChainSettings,
+    EvidenceTraceSettings,
+)
+from .text import load_dataset, swapped_samples, text_hyper
 from .traces import trace_stats
 
 
@@ -121,3 +139,76 @@ def evidence_traces(ctx):
     cols = ["source", "dataset", "month", "task"]
     df = df[[c for c in cols if c in df] + [c for c in df if c not in cols]]
     write_table(df, ctx.output("csv"), None, ctx.meta(), allow_nan=True)
+
+
+def chain_rows(fits, ratio: float, swaps) -> list[dict]:
+    """One row per chain of one fit (``fits``: run_chain's results, chain 0 first): the
+    share of its recorded samples that swap (``swaps(result)``) and the share of chain 0's
+    topics it matches; chain 0's row holds the share matched by every other chain."""
+    ph0 = fits[0][1]
+    hits = [chain_matches(ph0, f[1], ratio) for f in fits[1:]]
+    every = float(np.mean(np.logical_and.reduce(hits))) if hits else np.nan
+    return [
+        {
+            "chain": c,
+            "swap_share": float(np.mean(swaps(f))),
+            "match_share_vs_chain0": float(np.mean(hits[c - 1])) if c else np.nan,
+            "matched_by_every_chain": every if c == 0 else np.nan,
+        }
+        for c, f in enumerate(fits)
+    ]
+
+
+def _planted_swaps(fit, g) -> list[bool]:
+    zp, ph, phis = fit[:3]
+    return swapped_samples(zp, ph, phis, g)
+
+
+def _burnins(burnin: int, factor: int) -> tuple[int, int]:
+    return burnin, burnin * factor
+
+
+@STUDY.run("evidence_text_chains", settings=EvidenceTextChainSettings)
+def evidence_text_chains(ctx):
+    """C2.13 on the synthetic text networks at longer burn-in and several chains: per
+    (kind, data set, burn-in, chain) the swapped share of the recorded samples (the rule of
+    text_fit's ``swap_share``) and the share of chain 0's topics found again."""
+    s, ev = ctx.settings.text_fit, ctx.settings.text_chains
+    rows = []
+    for kind in ev.kinds:
+        z = np.load(ctx.input(kind))
+        hyper = text_hyper(s, json.loads(str(z["spec"])))
+        for r in range(int(z["n_datasets"])):
+            data, g = load_dataset(z, r)
+            seeds = [ctx.seed(s.seed_offset, r)]
+            seeds += [ctx.seed(ev.seed_offset + 100 * c, r) for c in range(1, ev.chains)]
+            for burnin in _burnins(s.burnin, ev.burnin_factor):
+                t0 = time.process_time()
+                fits = [lm.run_chain(data, hyper, q, burnin, s.samples, s.thin) for q in seeds]
+                cpu = time.process_time() - t0
+                swaps = partial(_planted_swaps, g=g)
+                for row in chain_rows(fits, ev.match_ratio, swaps):
+                    rows.append({"source": kind, "dataset": r, "burnin": burnin,
+                                 "samples": s.samples, **row, "cpu_s": cpu})  # fmt: skip
+    write_table(pd.DataFrame(rows), ctx.output("csv"), None, ctx.meta(), allow_nan=True)
+
+
+@STUDY.run("evidence_enron_chains", settings=EvidenceEnronChainSettings)
+def evidence_enron_chains(ctx):
+    """C2.13 on the Enron subject lines at longer burn-in and several chains: per (burn-in,
+    chain) the swapped share of the recorded samples against the chain's own mean, the share
+    of chain 0's topics it finds again and (chain 0) the share found by every chain."""
+    e, nw, f, ev = (ctx.settings.enron_text, ctx.settings.network, ctx.settings.text_fit,
+                    ctx.settings.text_chains)  # fmt: skip
+    data, _, _, _, _ = enron_text_network(ctx.input("graph"), ctx.input("messages"), e, nw)
+    hyper = enron_hyper(f)
+    rows = []
+    for burnin in _burnins(e.burnin, ev.burnin_factor):
+        t0 = time.process_time()
+        fits = [lm.run_chain(data, hyper, ctx.seed(e.seed_offset, c), burnin, e.samples, e.thin)
+                for c in range(ev.chains)]  # fmt: skip
+        cpu = time.process_time() - t0
+        for row in chain_rows(fits, e.chain_match_ratio, lambda f: [swap_share(f[2], f[1])]):
+            rows.append({"source": "enron", "dataset": 0, "burnin": burnin,
+                         "samples": e.samples, **row, "cpu_s": cpu})  # fmt: skip
+    write_table(pd.DataFrame(rows), ctx.output("csv"), None, ctx.meta(), allow_nan=True)

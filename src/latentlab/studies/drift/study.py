@@ -506,3 +506,44 @@ class EnronTextSettings:
     enron_text: EnronText = field(default_factory=EnronText)
     network: NetworkSpec = field(default_factory=NetworkSpec)
     text_fit: TextFit = field(default_factory=TextFit)
+
+
+TEXT_DATA_KINDS = ("enron_text", "twitter_text", "bmf_text")  # text_data's synthetic kinds
+
+
+@dataclass(frozen=True)
+class TextChains:
+    """C2.13's evidence (``evidence.py``: evidence_text_chains, evidence_enron_chains): each
+    text fit's chain continued to ``burnin_factor`` x its burn-in, beside ``chains`` - 1
+    independent chains at both burn-ins (issue 37: the settling run of the open C2.13 rows;
+    the document: 3000 burn-in iterations and 100 samples, Sec. 2.7.2)."""
+
+    burnin_factor: int = setting(3, ge=2)  # the longer burn-in: this x the fit's
+    chains: int = setting(3, ge=2)  # chains per fit, the published one (chain 0) included
+    # the synthetic kinds (text_data) to fit; the Enron fit is its own step
+    kinds: list[str] = field(default_factory=lambda: list(TEXT_DATA_KINDS))
+    # a synthetic fit's topic is found again by another chain when the partner lies closer
+    # than this x its nearest other topic (the Enron fit's rule: enron_text.chain_match_ratio)
+    match_ratio: float = setting(0.5, gt=0)
+    # chain c >= 1 of synthetic data set r: base_seed + seed_offset + 100 c + r (chain 0 is
+    # the published fit's; the Enron chains are enron_text.seed_offset's, as in its fit)
+    seed_offset: int = 800
+
+    def __post_init__(self):
+        bad = sorted(set(self.kinds) - set(TEXT_DATA_KINDS))
+        if bad or not self.kinds:
+            raise Invalid("kinds", f"expected some of {list(TEXT_DATA_KINDS)}, got {self.kinds}")
+
+
+@dataclass(frozen=True)
+class EvidenceTextChainSettings:
+    text_fit: TextFit = field(default_factory=TextFit)
+    text_chains: TextChains = field(default_factory=TextChains)
+
+
+@dataclass(frozen=True)
+class EvidenceEnronChainSettings:
+    enron_text: EnronText = field(default_factory=EnronText)
+    network: NetworkSpec = field(default_factory=NetworkSpec)
+    text_fit: TextFit = field(default_factory=TextFit)
+    text_chains: TextChains = field(default_factory=TextChains)

@@ -55,12 +55,37 @@ def text_data(ctx):
         )
 
 
-def _load(z, r):
+def load_dataset(z, r):
     g = text_arrays(z, r)
     data = lm.TextNetwork(
         g["Y"], g["O"], g["ptr"], g["w"], g["snd"], g["rcv"], int(g["V"]), g["allowed"]
     )
     return data, g
+
+
+def text_hyper(s, spec: dict) -> lm.TextHyper:
+    """The sampler's settings of a synthetic text fit: the link and W prior of the data
+    set's ``spec``, the rest from ``s`` (:class:`~.study.TextFit`)."""
+    return lm.TextHyper(
+        link=spec["link"], w_prior=spec["w_prior"], w_diagonal=spec["w_diagonal"],
+        sigma_w=s.sigma_w, sigma_w_prop=s.sigma_w_prop, sigma_eps=s.sigma_eps,
+        sigma_eps_prop=s.sigma_eps_prop, gauss_sd=spec["gauss_sd"], ibp_alpha=s.ibp_alpha,
+        beta=s.beta, alpha_plus_init=s.alpha_plus_init, gamma_init=s.gamma_init,
+        lambda_init=s.lambda_init, eb_steps=s.eb_steps, eb_step_size=s.eb_step_size,
+        minka_iters=s.minka_iters, realign=s.realign,
+    )  # fmt: skip
+
+
+def swapped_samples(zp, ph, phis, g) -> list[bool]:
+    """Feature swapping after burn-in (C2.13): per recorded Φ, whether its matching to the
+    planted topics differs from the posterior mean's."""
+    ref = lm.recovery(zp, ph, g["Z_true"], g["Phi_true"], g["allowed"])["topic_match"]
+    return [
+        not np.array_equal(
+            lm.recovery(zp, p, g["Z_true"], g["Phi_true"], g["allowed"])["topic_match"], ref
+        )
+        for p in phis
+    ]
 
 
 @STUDY.run("text_fit", settings=TextFitSettings)
@@ -71,31 +96,17 @@ def text_fit(ctx):
     kind = ctx.wildcards.get("tds", "")
     z = np.load(ctx.input("data"))
     spec = json.loads(str(z["spec"]))
-    hyper = lm.TextHyper(
-        link=spec["link"], w_prior=spec["w_prior"], w_diagonal=spec["w_diagonal"],
-        sigma_w=s.sigma_w, sigma_w_prop=s.sigma_w_prop, sigma_eps=s.sigma_eps,
-        sigma_eps_prop=s.sigma_eps_prop, gauss_sd=spec["gauss_sd"], ibp_alpha=s.ibp_alpha,
-        beta=s.beta, alpha_plus_init=s.alpha_plus_init, gamma_init=s.gamma_init,
-        lambda_init=s.lambda_init, eb_steps=s.eb_steps, eb_step_size=s.eb_step_size,
-        minka_iters=s.minka_iters, realign=s.realign,
-    )  # fmt: skip
+    hyper = text_hyper(s, spec)
     out, rec_rows, trace_rows, times = {}, [], [], []
     for r in range(int(z["n_datasets"])):
-        data, g = _load(z, r)
+        data, g = load_dataset(z, r)
         t0 = time.perf_counter()
         zp, ph, phis, trace, st = lm.run_chain(
             data, hyper, ctx.seed(s.seed_offset, r), s.burnin, s.samples, s.thin
         )
         times.append(time.perf_counter() - t0)
         rec = lm.recovery(zp, ph, g["Z_true"], g["Phi_true"], g["allowed"])
-        # feature swapping after burn-in: each recorded Φ's matching to the planted topics
-        swaps = [
-            not np.array_equal(
-                lm.recovery(zp, p, g["Z_true"], g["Phi_true"], g["allowed"])["topic_match"],
-                rec["topic_match"],
-            )
-            for p in phis
-        ]
+        swaps = swapped_samples(zp, ph, phis, g)
         for k in range(len(rec["l1"])):
             rec_rows.append(
                 {
