@@ -266,6 +266,7 @@ def test_misspelt_key_is_refused_naming_it():
         # checked inside the symasym job before issue 25
         ("symasym.lr_long_temps", None,
          r"ais_eval\.symasym\.lr_long_temps: required \(Table 5\.3's long LR reference\)"),
+        ("symasym.reference", "longest", r"ais_eval\.symasym\.reference: .*longest"),
     ],
 )  # fmt: skip
 def test_a_bad_value_is_refused_naming_it(key, value, msg):
@@ -273,6 +274,32 @@ def test_a_bad_value_is_refused_naming_it(key, value, msg):
     cfg = {k: v for k, v in P.items() if k not in COMMON}
     with pytest.raises(ConfigError, match=msg):
         load_study("ais_eval").check_config(dict(cfg, **{section: {**cfg[section], name: value}}))
+
+
+def test_the_expensive_reference_is_the_expensive_regimes_second_lr_run(models, tmp_path):
+    """The reading lr_reference=expensive (Table 5.3's caption): the lr_long rows are the
+    expensive regime's second left-to-right run, no separate run; it needs two runs."""
+    path = tmp_path / "m.npz"
+    np.savez(path, **models)
+    out = {r: tmp_path / f"sym_{r}.csv" for r in ("long", "expensive")}
+    for r in out:
+        P_r = {**P, "symasym": {**P["symasym"], "reference": r}}
+        st = load_study("ais_eval")
+        params = {k: v for k, v in P_r.items() if k in COMMON or k in st.config_keys("symasym")}
+        st.execute("symasym", params, {"models": [path]}, {"csv": out[r]}, {"role": "nips"})
+    long, exp = (pd.read_csv(out[r]) for r in ("long", "expensive"))
+    body = ["regime", "doc", "run", "method", "logratio"]
+    pd.testing.assert_frame_equal(long[long.regime != "lr_long"][body],
+                                  exp[exp.regime != "lr_long"][body])  # fmt: skip
+    ref = exp[exp.regime == "lr_long"].reset_index(drop=True)
+    second = exp[(exp.regime == "expensive") & (exp.method == "lr") & (exp.run == 1)]
+    np.testing.assert_array_equal(ref.logratio, second.logratio)
+    assert (ref.n_temps == P["symasym"]["expensive_temps"]).all() and len(ref) == 6
+    assert not np.array_equal(ref.logratio, long[long.regime == "lr_long"].logratio)
+    cfg = {k: v for k, v in P.items() if k not in COMMON}
+    one = {**cfg["symasym"], "reference": "expensive", "runs": 1}
+    with pytest.raises(ConfigError, match=r"symasym\.runs: the expensive reference"):
+        load_study("ais_eval").check_config(dict(cfg, symasym=one))
 
 
 def test_tolerance_change_reruns_only_the_claims(tmp_path):

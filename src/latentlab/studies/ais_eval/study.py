@@ -285,12 +285,26 @@ class PerturbedSettings:
 
 
 @dataclass(frozen=True)
+class SymasymCompare(Compare):
+    """Table 5.3's comparison, and its correlation reference (the reading lr_reference):
+    ``long``, a separate left-to-right run of ``lr_long_temps`` temperatures (the table's
+    'Correlation with Long LR Run'); ``expensive``, the expensive regime's second
+    left-to-right run (the caption's 'a run of left-to-right in the expensive regime';
+    each estimator's first run is correlated with it)."""
+
+    reference: Literal["long", "expensive"] = "long"
+
+
+@dataclass(frozen=True)
 class SymasymSettings:
-    symasym: Compare
+    symasym: SymasymCompare
 
     def __post_init__(self):
-        if self.symasym.lr_long_temps is None:
+        e = self.symasym
+        if e.reference == "long" and e.lr_long_temps is None:
             raise Invalid("symasym.lr_long_temps", "required (Table 5.3's long LR reference)")
+        if e.reference == "expensive" and e.runs < 2:
+            raise Invalid("symasym.runs", "the expensive reference is the second run: runs >= 2")
 
 
 @dataclass(frozen=True)
