@@ -292,6 +292,7 @@ class SymasymCompare(Compare):
     left-to-right run (the caption's 'a run of left-to-right in the expensive regime';
     each estimator's first run is correlated with it)."""
 
+    # Table 5.3's correlation reference: long (a separate lr_long_temps run) or expensive
     reference: Literal["long", "expensive"] = "long"
 
 
