@@ -161,19 +161,29 @@ def test_claims_tolerance_change_reruns_only_the_claims(tmp_path):
     assert differ == {"claims"}, differ
 
 
-def test_text_steps_on_tiny_inputs(tmp_path):
-    """LFRM_LDA steps: data -> fit (wildcard tds) -> Table 2.3 / 2.4 / Fig 2.8."""
+TEXT_P = {"run": "t", "base_seed": 5, "threads": 1}
+
+
+def tiny_text_data(tmp_path, n_datasets: int) -> tuple:
+    """The three synthetic text kinds at toy size (text_data): the study, the paths by
+    kind and the text_data settings."""
     st = load_study("drift")
-    p = {"run": "t", "base_seed": 5, "threads": 1}
     small = {"N": 8, "K": 2, "V": 30, "edge_len": 5, "node_len": 10}
     td = {
-        "n_datasets": 1,
+        "n_datasets": n_datasets,
         "enron_text": small,
         "twitter_text": {**small, "link": "logistic", "node_docs": True, "edge_docs": False},
         "bmf_text": {**small, "model": "bmf_lda", "link": "gaussian", "M": 6, "K2": 2},
     }
     data = {k: tmp_path / f"{k}.npz" for k in ("enron_text", "twitter_text", "bmf_text")}
-    st.execute("text_data", {**p, "text_data": td}, {}, data)
+    st.execute("text_data", {**TEXT_P, "text_data": td}, {}, data)
+    return st, data, td
+
+
+def test_text_steps_on_tiny_inputs(tmp_path):
+    """LFRM_LDA steps: data -> fit (wildcard tds) -> Table 2.3 / 2.4 / Fig 2.8."""
+    st, data, td = tiny_text_data(tmp_path, 1)
+    p = TEXT_P
     outs = {k: tmp_path / f"fit_{k}" for k in ("fit", "recovery", "trace", "timing")}
     outs["fit"], outs["recovery"] = tmp_path / "fit.npz", tmp_path / "rec.csv"
     fit = {"burnin": 3, "samples": 2}
@@ -493,17 +503,8 @@ def test_chain_evidence_on_tiny_inputs(tmp_path):
     always finds its own topics again."""
     from latentlab.studies.drift.evidence import chain_rows
 
-    st = load_study("drift")
-    p = {"run": "t", "base_seed": 5, "threads": 1}
-    small = {"N": 8, "K": 2, "V": 30, "edge_len": 5, "node_len": 10}
-    td = {
-        "n_datasets": 2,
-        "enron_text": small,
-        "twitter_text": {**small, "link": "logistic", "node_docs": True, "edge_docs": False},
-        "bmf_text": {**small, "model": "bmf_lda", "link": "gaussian", "M": 6, "K2": 2},
-    }
-    data = {k: tmp_path / f"{k}.npz" for k in ("enron_text", "twitter_text", "bmf_text")}
-    st.execute("text_data", {**p, "text_data": td}, {}, data)
+    st, data, _ = tiny_text_data(tmp_path, 2)
+    p = TEXT_P
     fit = {"burnin": 4, "samples": 3}
     outs = {"fit": tmp_path / "fit.npz", "recovery": tmp_path / "rec.csv",
             "trace": tmp_path / "tr.csv", "timing": tmp_path / "t.json"}  # fmt: skip
