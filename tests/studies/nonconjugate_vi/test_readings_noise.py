@@ -3,6 +3,7 @@ readings are declared and consistent with the study's settings, each config's ru
 with the option it uses, Table 1's re-splits and estimates, the noise floor of value rows, the
 timing rows per K, and the Table 2 rows with the splits as replicates on the published run."""
 
+import json
 from fnmatch import fnmatchcase
 from pathlib import Path
 
@@ -263,3 +264,33 @@ def test_published_fig5_rows_on_few_converged_pairs_are_inconclusive():
         assert "of 12 (K, seed) pairs, K = 5 of 5, 10, 20, 30" in r.note, r.claim_id
         assert "the other K are not judged" in r.note
     assert sorted(rows.n_rep.astype(int)) == [1, 1, 3]
+
+
+def test_a_one_split_table1_value_can_pass_and_fail():
+    """Table 1's standard split with the re-splits' sd (0.5): a band of 2 sd on each side.
+    Floored at 1 sd (before), no value could pass (claims prove: broken); floored at 4 sd,
+    the document's value passes, a value under one band off still passes, one over 3 bands
+    off fails, and prove finds a shift each way."""
+    from latentlab.claims.prove import prove_row
+
+    nz = Noise(0.5, 6, "re-splits")
+    rule = C.spread_rule([89.4, 87.0, 85.0], 89.4, 0.25)  # tolerance 1.1
+    assert rule[0] == pytest.approx(1.1)
+    tol, reject, note = C.t1_value_rule(rule, 89.4, [87.0, 85.0], 89.9, nz)
+    assert tol == pytest.approx(2.0) and reject == [87.0] and "one split's band" in note
+    assert decide_value(89.4, [89.4], "abs", tol, noise_=nz).verdict == "reproduced"
+    assert decide_value(89.4, [90.3], "abs", tol, noise_=nz).verdict == "reproduced"
+    assert decide_value(89.4, [92.5], "abs", tol, noise_=nz).verdict == "not_reproduced"
+    # the old floor, 1 sd: even the document's own value cannot pass
+    assert decide_value(89.4, [89.4], "abs", 0.5, noise_=nz).verdict == "inconclusive"
+    for ours in (89.9, 92.5):
+        judged = {"v": 2, "how": "abs", "paper": 89.4, "ours": [ours], "tol": tol,
+                  "reject": reject, "noise": nz.as_rule()}  # fmt: skip
+        verdict = decide_value(89.4, [ours], "abs", tol, noise_=nz).verdict
+        row = {"claim_id": "T1-x", "dataset": "scene", "verdict": verdict,
+               "data_kind": "real", "rule": json.dumps(judged)}  # fmt: skip
+        p = prove_row("nonconjugate_vi", row)
+        assert p.flag == "" and np.isfinite(p.shift), (ours, p.problems)
+    # one value per split: floored at their own sd, as before
+    t, _, note = C.t1_value_rule(rule, 89.4, [87.0, 85.0], [88.0, 90.0, 89.0], None)
+    assert t == pytest.approx(1.1) and note.startswith("tolerance")

@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from latentlab.claims.noise import noise_floor
+from latentlab.claims.noise import Z_BAND, noise_floor
 from latentlab.claims.spec import Claim, Measured, NotRun, Sides
 from latentlab.studies.nonconjugate_vi.figures import converged_fits
 from latentlab.studies.nonconjugate_vi.study import STUDY, ClaimsSettings
@@ -897,10 +897,12 @@ def _split_value(col: str, meth: str, other: str | None = None, scale: float = 1
     return value
 
 
-def _floor_against(paper: float, comparators, tol, reject, sd, what: str) -> tuple:
-    """:func:`noise_floor` with the reject list rebuilt from the document's ``comparators``:
-    the nearest one the (raised) tolerance still refuses."""
-    t, note = noise_floor(tol, sd)
+def _floor_against(paper: float, comparators, tol, reject, sd, what: str,
+                   floor_what: str = "the replicates' sd") -> tuple:  # fmt: skip
+    """:func:`noise_floor` (at ``sd``, named ``floor_what``) with the reject list rebuilt
+    from the document's ``comparators``: the nearest one the (raised) tolerance still
+    refuses."""
+    t, note = noise_floor(tol, sd, floor_what)
     if not note:
         return tol, reject, ""
     beyond = sorted((abs(c - paper), c) for c in comparators if abs(c - paper) > t)
@@ -966,7 +968,7 @@ def _c14(ctx, col):
     (one split's value with a spread measured elsewhere could never be judged equal: its
     band, 2 sd, is wider than any tolerance floored at 1 sd); the tolerance is never
     narrower than ``Z_BAND`` x their sd, so a mean within the band of 0 can pass."""
-    from latentlab.claims.noise import MIN_REPS, Z_BAND
+    from latentlab.claims.noise import MIN_REPS
 
     tol = _tol(ctx)
     splits = _t1_splits(ctx)
@@ -1055,10 +1057,24 @@ def gap_rule(comparators: list[float], value: float, frac: float, cap: float,
     return tol, [near], f"tolerance min({cap:g}, {frac:g} x the document's gap {gap:.3g})"
 
 
-def _with_noise_floor(rule, paper, comparators, sd, what):
+def _with_noise_floor(rule, paper, comparators, sd, what, floor_what="the replicates' sd"):
     tol, reject, note = rule
-    t, rej, fnote = _floor_against(paper, comparators, tol, reject, sd, what)
+    t, rej, fnote = _floor_against(paper, comparators, tol, reject, sd, what, floor_what)
     return t, rej, "; ".join(x for x in (note, fnote) if x)
+
+
+def t1_value_rule(rule, paper, comparators, value, nz):
+    """A Table 1 value row's (tolerance, reject, note), its tolerance never narrower than
+    its noise. One split's value with the re-splits' sd (``nz``): its band is ``Z_BAND`` sd
+    on each side, so a tolerance under ``2 Z_BAND`` sd could never pass; floored there, the
+    standard split passes within one band of the document's value (as C14's floor lets a
+    mean within its band pass). One value per split: floored at their sd."""
+    if nz is not None:
+        return _with_noise_floor(rule, paper, comparators, 2 * Z_BAND * nz.sd, "values",
+                                 f"{2 * Z_BAND:g} x the splits' sd (one split's band on "
+                                 "each side)")  # fmt: skip
+    sd = float(np.std(value, ddof=1)) if isinstance(value, list) else np.nan
+    return _with_noise_floor(rule, paper, comparators, sd, "values")
 
 
 # Yeast and Scene are the document's data and (Mulan) split; the preprocessing is ours
@@ -1087,10 +1103,7 @@ def _t1_value(ctx, meth, col):
             value, nz, rnote = t1_replicates(splits, ds, _split_value(raw, meth, scale=scale),
                                              estimate, f"{meth} {raw}")  # fmt: skip
             if row.data_kind == "real":
-                sd = nz.sd if nz else (float(np.std(value, ddof=1)) if isinstance(value, list)
-                                       else np.nan)  # fmt: skip
-                tol, reject, note = _with_noise_floor(rule, row[f"paper_{col}"], comps, sd,
-                                                      "values")  # fmt: skip
+                tol, reject, note = t1_value_rule(rule, row[f"paper_{col}"], comps, value, nz)
                 rule = (tol, reject, "; ".join(x for x in (note, rnote, _PREP) if x))
             rows.append(_paper_row(value, row[f"paper_{col}"], f"Table 1 {meth} {lab}", ds,
                                    row.data_kind, rule, noise=nz))  # fmt: skip
