@@ -189,8 +189,8 @@ def enron_text_network(graph_path, messages_path, e, nw):
 
 
 def enron_hyper(f) -> lm.TextHyper:
-    """The Enron fit's sampler settings: a Poisson link on the email counts, a Gaussian W
-    prior (Sec. 2.7.2), the rest from the text_fit settings ``f``."""
+    """The Enron fit's sampler settings: a Poisson link on the email counts (Sec. 2.7.2), a
+    normal prior on W, a full W, the rest from the text_fit settings ``f``."""
     return lm.TextHyper(
         link="poisson", w_prior="normal", w_diagonal=False, sigma_w=f.sigma_w,
         sigma_w_prop=f.sigma_w_prop, sigma_eps=f.sigma_eps, sigma_eps_prop=f.sigma_eps_prop,
