@@ -213,42 +213,15 @@ def test_c15_best_is_one_order_per_other_setting_and_method():
     assert all(len(r.a) == 10 and r.test == "t0.05" for r in rows)
 
 
-# ------------------------------------------------------------------ the old alternatives
-ALT = ROOT / "published/real/causes/ncvi_blr_alternatives.csv"
-
-
-@pytest.mark.skipif(not ALT.exists(), reason="the old alternatives sweep is gone")
-def test_every_alternative_of_the_old_sweep_is_an_option_of_a_reading():
-    """The Table 1/2 alternatives the causes cite (published/real/causes/
-    ncvi_blr_alternatives.csv, one blr key changed at a time by the removed
-    scripts/ncvi_blr_alternatives.py) are each one option of a declared reading: the
-    readings sweeps of config/real.yaml rebuild them (readings/<reading>.csv)."""
-    from latentlab import runconfig
-
-    alt = pd.read_csv(ALT, dtype=str, keep_default_na=False)
-    real = _section("real")
-    published = RD.labels("nonconjugate_vi", real)
-    for name, changed in alt.groupby(["alternative", "changed"]).size().index:
-        over = yaml.safe_load(changed) if changed else {}
-        used = RD.labels("nonconjugate_vi", runconfig.merge(real, {"blr": over}))
-        moved = {r: o for r, o in used.items() if o != published[r]}
-        if name == "published":
-            assert moved == {}
-        else:
-            assert len(moved) == 1 and "custom" not in moved.values(), (name, moved)
-
-
 def test_every_genuine_cause_cites_a_sweep_of_readings():
     """Issue 37: a genuine miss names the sweep that tried the document's other readings
-    (readings/<reading>.csv, or the alternatives sweep those readings rebuild) or says why
-    no other reading exists."""
+    (readings/<reading>.csv) or says why no other reading exists."""
     from latentlab.studies.nonconjugate_vi.causes import CAUSES
 
-    sweeps = ("/readings/", "causes/ncvi_blr_alternatives.csv")
     genuine = [c for c in CAUSES if c.cause == "genuine"]
     assert genuine
     for c in genuine:
-        assert c.no_other_reading or any(s in c.evidence for s in sweeps), c.claim
+        assert c.no_other_reading or "/readings/" in c.evidence, c.claim
 
 
 @pytest.mark.skipif(not (REAL / "claims.csv").exists(), reason="no published run")

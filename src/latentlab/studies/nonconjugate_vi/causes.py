@@ -11,26 +11,26 @@ leaves open are readings (``readings.py``), swept by config/real.yaml's readings
 a miss another option reproduces takes the cause ``reading`` from its sweep automatically
 (:mod:`latentlab.claims.readings`). What is known:
 
-- **reading** (8): Fig. 5a's C8 (the bound rises with K; BL's bound below Laplace's) on AP
+- **reading** (9): Fig. 5a's C8 (the bound rises with K; BL's bound below Laplace's) on AP
   and 20 Newsgroups: the bound falls with K at the real run's EM iteration budget and rises
   with K once EM runs to its tolerance, the ``em_budget`` reading's converged option
   (``readings/em_budget.csv``, 2026-12-06; on AP also the ladder's rungs) (5); C13's
   accuracy rows (Laplace / delta above JJ in Table 1) on Yeast and delta's on Scene, under
-  the sequential JJ form (``readings/jj_form.csv``) (3).
+  the sequential JJ form (``readings/jj_form.csv``) (3); C13's Laplace log likelihood on
+  Scene, under prior variance 10 (``readings/prior_var.csv``, 2026-12-07) (1).
 - **reduction** (1): C8-bl on AP: BL's bound against Laplace's closes from -0.35 to a tie
   with EM to its tolerance (-0.00008, inconclusive in the sweep; the ladder the same), not
   to the document's strict order.
 - **genuine** (5): C13's log-likelihood rows (Laplace / delta against JJ in Table 1: both
   on Yeast, delta on Scene) and the JJ log likelihoods of Table 2: no option brings them
   near the document, neither of the real sweeps ``readings/blr_predictive.csv`` (plugin,
-  mc, jj_bound) and ``readings/jj_form.csv`` (batch, sequential) nor the 12 alternatives
-  of ``published/real/causes/ncvi_blr_alternatives.csv`` (prior variance, predictive,
-  hyperprior, hierarchical EM, one at a time, by a former script). The hyperprior and hier_em
-  sweeps ran on real (``readings/hyperprior.csv``, ``readings/hier_em.csv``, 2026-12-06); the
-  prior_var sweep, which would replace the rest of that file, is not run on real yet.
-- **ambiguity** (6): rows that one of those options reproduces or brings within the row's
-  tolerance, or whose document value lies between ours at two prior variances (4); C13's
-  Laplace accuracy on Scene, inconclusive under the sequential JJ form; C3-conv,
+  mc, jj_bound) and ``readings/jj_form.csv`` (batch, sequential) nor
+  ``readings/prior_var.csv`` (8 prior variances, 0.003-10), ``readings/hyperprior.csv``
+  and ``readings/hier_em.csv`` (2026-12-06/07; they replace the former script's 12
+  alternatives, ``published/real/causes/ncvi_blr_alternatives.csv``, now deleted).
+- **ambiguity** (5): rows that one of those options brings within the row's tolerance
+  (inconclusive), or whose document value lies between ours at two prior variances (3);
+  C13's Laplace accuracy on Scene, inconclusive under the sequential JJ form; C3-conv,
   not_reproduced at the published Fig 2 model and inconclusive at config/paper.yaml's
   (the ``fig2_setting`` sweep, ``readings/fig2_setting.csv``).
 - **open**: none since the ``em_budget`` and ``fig2_setting`` sweeps.
@@ -42,9 +42,8 @@ from latentlab.claims.spec import Cause
 
 _NCV = "published/real/nonconjugate_vi"
 _LAD = "published/ladder/nonconjugate_vi/ladder.csv"
-# the Table 1/2 alternatives (one blr key at a time; rebuilt by config/real.yaml's readings
-# sweeps prior_var, blr_predictive, hyperprior and hier_em as readings/<reading>.csv)
-_ALT = "published/real/causes/ncvi_blr_alternatives.csv"
+# the prior variance of Tables 1/2 (lost in our copy), swept on real: 8 variances
+_PV = f"{_NCV}/readings/prior_var.csv"
 # the EM budget of the Fig 5 sweeps: the run's, or EM to its tolerance (AP and 20 Newsgroups)
 _EMB = f"{_NCV}/readings/em_budget.csv"
 # the predictive of Tables 1/2 and the Jaakkola-Jordan form, swept on real
@@ -103,44 +102,52 @@ CAUSES = [
     # with the plug-in (ours), the Monte Carlo predictive and the sequential form JJ sits
     # beside Laplace; blr_predictive's jj_bound option (JJ's own bound on the predictive),
     # swept on real on 2026-12-06, leaves it there too (-0.488 Yeast, -0.490 Scene).
-    Cause("C13-ll-laplace", "ambiguity", f"{_ALT}: holds at prior_var 10 (Laplace -0.867 vs "
-          "JJ -1.446), not at 0.1-3 (1: -0.420 vs -0.519, margin 0.21)", dataset="scene"),
-    Cause("T2-separate/jj-loglik", "ambiguity", f"{_ALT}: the document's -0.684 lies between "
-          "ours at prior_var 1 (-0.641) and 3 (-0.726)", dataset="school"),
-    Cause("T2-separate/laplace-loglik", "ambiguity", f"{_ALT}: -0.5772 at prior_var 0.1, "
-          "0.008 from the document's -0.569, within the row's tolerance (the splits' sd, "
-          "0.011 at ours); -0.606 at ours (1), -0.618 at 0.01", dataset="school"),
-    Cause("T2-separate/delta-loglik", "ambiguity", f"{_ALT}: -0.5826 at prior_var 0.1, 0.012 "
-          "from the document's -0.571, within the row's tolerance (the splits' sd, 0.015 at "
-          "ours); -0.663 at ours (1)", dataset="school"),
+    # the prior variance swept on real (2026-12-07): prior_var 10 reproduces Laplace's lead on
+    # Scene (the apply rule then gives this row the cause reading: declared so here too)
+    Cause("C13-ll-laplace", "reading", f"{_PV}: reproduced under prior_var=v10p0 (Laplace "
+          "-0.867 vs JJ -1.446), inconclusive at 3 (-0.581 vs -0.830), not at 0.003-1 (1: "
+          "-0.420 vs -0.519, margin 0.2055)", dataset="scene"),
+    Cause("T2-separate/jj-loglik", "ambiguity", f"{_PV}: the document's -0.684 lies between "
+          "ours at prior_var 1 (-0.641) and 3 (-0.726); not reproduced under any of the 8 "
+          "prior variances (tolerance 0.03)", dataset="school"),
+    Cause("T2-separate/laplace-loglik", "ambiguity", f"{_PV}: inconclusive under prior_var "
+          "0.1 (-0.5772, 0.008 from the document's -0.569, tolerance the splits' sd 0.0069); "
+          "not reproduced under the 7 others (-0.606 at ours, 1; -0.618 at 0.01)",
+          dataset="school"),
+    Cause("T2-separate/delta-loglik", "ambiguity", f"{_PV}: inconclusive under prior_var 0.1 "
+          "(-0.5826, 0.012 from the document's -0.571, tolerance the splits' sd 0.0077); not "
+          "reproduced under the 7 others (-0.663 at ours, 1)", dataset="school"),
     # the predictive and the JJ form swept on real (2026-12-06): the sequential JJ form lowers
     # JJ's accuracy below Laplace's and delta's, which reproduces the accuracy rows
     Cause("C13-acc-*", "reading", f"{_JJ}: reproduced under jj_form=sequential (JJ's accuracy "
           "78.51 against Laplace 78.95 and delta 79.01; the batch form: JJ 78.93)",
           dataset="yeast"),
-    Cause("C13-ll-*", "genuine", f"{_BLRP}, {_JJ}, {_ALT}: not reproduced under any option of "
-          "blr_predictive (plugin, mc, jj_bound), jj_form (batch, sequential) or the 12 "
-          "alternatives: Laplace/delta within 0.08 nats of JJ under every option (document: "
-          "0.23); JJ's log likelihood -0.481 (plugin), -0.475 (mc), -0.488 (jj_bound), -0.547 "
-          "(sequential), -0.459 to -0.513 over prior_var (document -0.678)", dataset="yeast"),
+    Cause("C13-ll-*", "genuine", f"{_BLRP}, {_JJ}, {_PV}: not reproduced under any option of "
+          "blr_predictive (plugin, mc, jj_bound), jj_form (batch, sequential) or prior_var (8 "
+          "variances, 0.003-10): Laplace/delta within 0.08 nats of JJ under every option "
+          "(document: 0.23); JJ's log likelihood -0.481 (plugin), -0.475 (mc), -0.488 "
+          "(jj_bound), -0.547 (sequential), -0.459 to -0.513 over prior_var (document -0.678)",
+          dataset="yeast"),
     Cause("C13-acc-laplace", "ambiguity", f"{_JJ}: inconclusive under jj_form=sequential "
           "(Laplace 86.80 vs JJ 84.87, ahead in each of the 6 problems), not_reproduced under "
-          "the published batch form (86.80 vs 87.42); the 12 alternatives of "
-          f"{_ALT} all keep JJ level or ahead", dataset="scene"),
+          f"the published batch form (86.80 vs 87.42); {_PV}: not reproduced under any of the "
+          "8 prior variances (Laplace - JJ from +0.15 points at 0.003 to -1.13 at 10, margin "
+          "1)", dataset="scene"),
     Cause("C13-acc-delta", "reading", f"{_JJ}: reproduced under jj_form=sequential (delta "
           "87.30 vs JJ 84.87; the batch form: 87.30 vs 87.42)", dataset="scene"),
-    Cause("C13-ll-delta", "genuine", f"{_BLRP}, {_JJ}, {_ALT}: not reproduced under any option "
-          "of blr_predictive, jj_form or the 12 alternatives: delta's log likelihood below "
-          "JJ's with the plug-in (-0.569 vs -0.519) and jj_bound (-0.569 vs -0.490) "
-          "predictives, above it by less than the margin 0.2025 with mc (-0.326 vs -0.403) "
-          "and the sequential form (-0.569 vs -0.609)", dataset="scene"),
+    Cause("C13-ll-delta", "genuine", f"{_BLRP}, {_JJ}, {_PV}: not reproduced under any option "
+          "of blr_predictive, jj_form or prior_var: delta's log likelihood below JJ's with the "
+          "plug-in (-0.569 vs -0.519) and jj_bound (-0.569 vs -0.490) predictives, above it by "
+          "less than the margin 0.2025 with mc (-0.326 vs -0.403) and the sequential form "
+          "(-0.569 vs -0.609), and below or within 0.005 of it at every prior variance (0.003: "
+          "-0.386 vs -0.388; 10: -1.646 vs -1.446)", dataset="scene"),
     Cause("T2-pooled/jj-loglik", "genuine", f"{_BLRP}, {_JJ}: -0.558 (plugin, mc, jj_bound), "
-          f"-0.559 (sequential); {_ALT}: -0.558 to -0.560 under every alternative (equal to "
+          f"-0.559 (sequential); {_PV}: -0.558 to -0.560 under every prior variance (equal to "
           "Laplace's: pooled over 15,000 students the JJ bound is tight), document -0.685",
           dataset="school"),
     Cause("T2-hierarchical/jj-loglik", "genuine", f"{_BLRP}, {_JJ}: -0.545 (plugin, "
           f"sequential), -0.545 (mc), -0.549 (jj_bound); {_NCV}/readings/hyperprior.csv: "
           f"-0.546 (psi 0.1), -0.545 (1), -0.567 (10); {_NCV}/readings/hier_em.csv: -0.545 "
-          f"(15 EM iterations), -0.545 (100); {_ALT}: -0.545 under every prior variance; "
+          f"(15 EM iterations), -0.545 (100); {_PV}: -0.545 under every prior variance; "
           "document -0.685", dataset="school"),
 ]  # fmt: skip
