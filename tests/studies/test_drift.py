@@ -535,3 +535,34 @@ def test_chain_evidence_on_tiny_inputs(tmp_path):
     assert rows[1]["match_share_vs_chain0"] == 1.0 and rows[2]["match_share_vs_chain0"] == 0.0
     assert rows[0]["matched_by_every_chain"] == 0.0 and np.isnan(rows[0]["match_share_vs_chain0"])
     assert chain_rows(fits[:2], 0.5, lambda f: [0.0])[0]["matched_by_every_chain"] == 1.0
+
+
+CHAINS = ROOT / "published/real/drift/evidence/text_chains.csv"
+
+
+@pytest.mark.skipif(not CHAINS.exists(), reason="no published chain evidence")
+def test_c213_synthetic_cause_quotes_the_chain_evidence():
+    """Issue 37: C2.13 on the logistic text networks was open until its settling run (3x
+    the burn-in, 3 chains). The published chain 0 at the fit's burn-in is the published fit
+    (its swap shares are the ledger's); at 3x the swaps persist on 2 of 5 data sets, the
+    other kinds never swap there, and the cause quotes these numbers."""
+    from latentlab.claims.ledger import read_claims
+    from latentlab.studies.drift.causes import CAUSES
+
+    ev = pd.read_csv(CHAINS)
+    first = ev[ev.chain == 0].set_index(["source", "burnin", "dataset"]).swap_share
+    led = read_claims(ROOT / "published/real/drift/claims.csv")
+    row = led[(led.claim_id == "C2.13") & led.dataset.str.contains("logistic")].iloc[0]
+    shares = [float(x) for x in re.findall(r"\d\.\d\d", row.note.split("per data set: ")[1])[:5]]
+    assert first.loc["twitter_text", 3000].tolist() == pytest.approx(shares)
+    late = first.loc["twitter_text", 9000]
+    assert (late > 0).sum() == 2 and late.max() == pytest.approx(0.57)
+    every = ev[ev.chain == 0].set_index(["source", "burnin", "dataset"]).matched_by_every_chain
+    assert sorted(every.loc["twitter_text", 9000].round(2))[:2] == [0.17, 0.67]
+    for kind in ("enron_text", "bmf_text"):
+        at = ev[(ev.source == kind) & (ev.burnin == 9000)]
+        assert (at.swap_share == 0).all() and (at.matched_by_every_chain.dropna() == 1).all()
+    [cause] = [c for c in CAUSES if c.claim == "C2.13" and c.dataset == "synthetic*"]
+    assert cause.cause == "substitute" and row.cause == "substitute"
+    for q in ("0.45", "0.57", "0.32", "0.40", "0.67", "0.17"):
+        assert q in cause.evidence
