@@ -14,10 +14,10 @@ import pandas as pd
 from latentlab.models.drift import lfrm_lda as lm
 from latentlab.models.drift.synthetic import bmf_lda_dataset, lfrm_lda_dataset
 
-from .study import STUDY, TextDataSettings, TextFitSettings
+from .study import STUDY, TEXT_DATA_KINDS, TextDataSettings, TextFitSettings
 from .tables import text_arrays
 
-KINDS = ("enron_text", "twitter_text", "bmf_text")
+KINDS = TEXT_DATA_KINDS
 
 
 def _spec(settings, kind):
