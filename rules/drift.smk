@@ -342,7 +342,7 @@ rule drift_evidence:
 
 
 # C2.13's settling run (evidence.py: longer burn-in, several chains), built on demand
-# (~2,000 CPU-s on the real settings; not in the study's target): `snakemake
+# (~5,500 + 900 CPU-s on the real settings; not in the study's target): `snakemake
 # drift_evidence_chains`; the Enron fit's part needs the data mirror (drift.enron_text)
 DR_CHAIN_EVIDENCE = ["text_chains"] + (["enron_chains"] if DR_ENRON_TEXT else [])
 

@@ -566,3 +566,28 @@ def test_c213_synthetic_cause_quotes_the_chain_evidence():
     assert cause.cause == "substitute" and row.cause == "substitute"
     for q in ("0.45", "0.57", "0.32", "0.40", "0.67", "0.17"):
         assert q in cause.evidence
+
+
+@pytest.mark.skipif(not (ROOT / "published/real/drift/evidence/enron_chains.csv").exists(),
+                    reason="no published chain evidence")  # fmt: skip
+def test_c213_enron_cause_quotes_the_chain_evidence():
+    """C2.13 on the Enron subject lines: the published fit's second chain at 3000 finds the
+    ledger's 0.70 of the topics; no chain swaps within its samples at either burn-in, the
+    chains still disagree at 3x the burn-in, and the cause (ambiguity: how the document
+    verified it is not said) quotes these numbers."""
+    from latentlab.claims.ledger import read_claims
+    from latentlab.studies.drift.causes import CAUSES
+
+    ev = pd.read_csv(ROOT / "published/real/drift/evidence/enron_chains.csv")
+    led = read_claims(ROOT / "published/real/drift/claims.csv")
+    row = led[(led.claim_id == "C2.13") & led.dataset.str.startswith("enron")].iloc[0]
+    share = ev[(ev.burnin == 3000) & (ev.chain == 1)].match_share_vs_chain0.iloc[0]
+    assert share == pytest.approx(float(row.our_value)) == pytest.approx(0.70)
+    assert (ev.swap_share == 0).all() and set(ev.burnin) == {3000, 9000}
+    late = ev[ev.burnin == 9000]
+    assert late.matched_by_every_chain.dropna().iloc[0] == pytest.approx(0.60)
+    assert sorted(late.match_share_vs_chain0.dropna()) == pytest.approx([0.65, 0.80])
+    [cause] = [c for c in CAUSES if c.claim == "C2.13" and c.dataset == "enron*"]
+    assert cause.cause == row.cause == "ambiguity"
+    for q in ("0.70 / 0.80", "0.65 / 0.80", "0.65, 0.60"):
+        assert q in cause.evidence
