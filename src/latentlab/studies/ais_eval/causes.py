@@ -41,13 +41,6 @@ T52 = "published/real/ais_eval/table5_2.csv"
 T53 = "published/real/ais_eval/table5_3.csv"
 LADDER = "published/ladder/ais_eval/ladder.csv"
 # the settling experiments of the open entries (issue 24: in the evidence, so the ledger shows them)
-SETTLE_T51 = (
-    "settle: (a) the reading perturbation (Sec. 5.3.1: a token's new topic, or a new (word, "
-    "topic) cell), its real sweep snakemake --configfile=config/real.yaml "
-    "ais_eval_readings_perturbation (the perturbed and ntemps steps per option, ~2,400 "
-    "CPU-s); (b) the document's corpus and test set, config/paper.yaml (uci_nips, all "
-    "held-out documents; a download target), the perturbed step, ~5-10 CPU-h"
-)
 SETTLE_T52 = (
     "settle: the perturbed step on long documents, config/paper.yaml (uci_nips, full papers) "
     "or the 80 longest 20 Newsgroups test documents with config/real.yaml's budgets "
