@@ -335,6 +335,7 @@ def test_readings_are_declared_and_consistent():
     assert {r.name: r.published for r in READINGS} == {
         "first_snapshot": "iteration1",
         "perturbation": "topic",
+        "lr_reference": "long",
     }
     root = Path(__file__).resolve().parents[2]
     st = load_study("ais_eval")
@@ -343,6 +344,7 @@ def test_readings_are_declared_and_consistent():
         assert labels("ais_eval", section) == {
             "first_snapshot": "iteration1",
             "perturbation": "topic",
+            "lr_reference": "long",
         }, name
         for r in READINGS:
             for label, over in r.options.items():
@@ -351,7 +353,11 @@ def test_readings_are_declared_and_consistent():
                 assert labels("ais_eval", merged)[r.name] == label
     section = {**P, "train": {**P["train"], "first_snapshot": 10, "perturb_mode": "cell"}}
     section = {k: v for k, v in section.items() if k not in COMMON}
-    assert labels("ais_eval", section) == {"first_snapshot": "iteration10", "perturbation": "cell"}
+    assert labels("ais_eval", section) == {
+        "first_snapshot": "iteration10",
+        "perturbation": "cell",
+        "lr_reference": "long",
+    }
     section["train"]["first_snapshot"] = 5
     assert labels("ais_eval", section)["first_snapshot"] == "custom"
 

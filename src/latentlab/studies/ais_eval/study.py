@@ -14,7 +14,12 @@ Notes
 Readings (``readings.py``, issue 37): ``first_snapshot``, where the iteration-AIS path of
 Figs 5.7-5.10 starts (the document's Φ(1), ``train.first_snapshot: 1``, or the
 iteration-10 snapshot of the run before), and ``perturbation``, what Sec. 5.3.1's
-perturbation moves (``train.perturb_mode``); ``snakemake ais_eval_readings`` sweeps them.
+perturbation moves (``train.perturb_mode``), and ``lr_reference``, the left-to-right run
+Table 5.3's correlations are taken against (the table's "Long LR Run",
+``symasym.reference: long``, a separate run of ``symasym.lr_long_temps``, or its caption's
+"a run of left-to-right in the expensive regime", ``expensive``, the expensive regime's
+second run); ``snakemake ais_eval_readings`` sweeps the first two on smoke, all three on
+real.
 The evidence files of the causes and REVERSALS.md case 4 (``evidence/doc_length.csv``,
 ``evidence/iteration_jensen.csv``, ``evidence/first_snapshot_synthetic.csv``) are built by
 ``snakemake ais_eval_evidence``, not by the study's target. The table and figure rows take

@@ -15,7 +15,11 @@ document's Twitter data are private); Table 2.3 adds the Enron subject-line rows
 ``monthly_trace.csv`` (claims C2.6, C2.6b; not published: their per-fit summary, K⁺ and
 split-R̂, is the evidence target ``evidence/traces.csv``, and the synthetic networks' oracle
 forecast ``evidence/synthetic_signal.csv``, both under ``published/real/drift/evidence/``;
-``snakemake drift_evidence``). The Enron monthly rows are ``substitute``: the mirror's Perry &
+``snakemake drift_evidence``). C2.13's settling run, each text fit's chain continued to 3x
+its burn-in beside 2 independent chains (``evidence/text_chains.csv``,
+``evidence/enron_chains.csv``; ~6,400 CPU-s at the real settings, the Enron part needs the
+data mirror), is built on demand: ``snakemake drift_evidence_chains``. The Enron monthly
+rows are ``substitute``: the mirror's Perry &
 Wolfe coding (156 employees, 21,635 messages), not the document's cleaning (151 people,
 34,182 emails). The missing-data task runs on ``monthly_fit.missing_splits`` held-out sets
 (the rows' replicates); the readings the document leaves open are ``readings.py``'s.
