@@ -591,3 +591,24 @@ def test_c213_enron_cause_quotes_the_chain_evidence():
     assert cause.cause == row.cause == "ambiguity"
     for q in ("0.70 / 0.80", "0.65 / 0.80", "0.65, 0.60"):
         assert q in cause.evidence
+
+
+@pytest.mark.skipif(not (ROOT / "published/real/drift/readings/baseline_norm.csv").exists(),
+                    reason="no published sweep")  # fmt: skip
+def test_c28_lfrm_all_misses_under_both_baseline_readings():
+    """The baseline_norm sweep on real: its published option (density) gives the ledger's
+    C2.8 rows, and C2.8-LFRM_all misses under both options, so it stays open for
+    sample_thin alone, and its evidence quotes the sweep."""
+    from latentlab.claims.ledger import read_claims
+    from latentlab.studies.drift.causes import CAUSES
+
+    sw = pd.read_csv(ROOT / "published/real/drift/readings/baseline_norm.csv")
+    led = read_claims(ROOT / "published/real/drift/claims.csv").set_index("claim_id")
+    c28 = sw[sw.claim_id.str.startswith("C2.8")].set_index(["claim_id", "option"])
+    for cid in ("C2.8-Naive", "C2.8-LFRM_last", "C2.8-LFRM_all", "C2.8-DRIFT"):
+        assert c28.loc[(cid, "density"), "our_value"] == led.loc[cid, "our_value"]
+        assert c28.loc[(cid, "density"), "verdict"] == led.loc[cid, "verdict"]
+    assert set(c28.loc["C2.8-LFRM_all"].verdict) == {"not_reproduced"}
+    [cause] = [c for c in CAUSES if c.claim == "C2.8-LFRM_all"]
+    assert cause.cause == "open" and "baseline_norm.csv" in cause.evidence
+    assert "-238.4" in cause.evidence and "Left: sample_thin" in cause.evidence

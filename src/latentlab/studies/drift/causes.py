@@ -5,8 +5,9 @@ them, ``studies/drift/readings.py``, ran on real): C2.3 and C2.6 on the syntheti
 with chains from the prior, 100 burn-in iterations neither recover the planted features nor
 reach stationary K+ and alpha, under sigma_w (sd, variance) and synth_ab (persistent, prior)
 alike; the sampler is right (it keeps the posterior from the truth; REVERSALS.md case 2).
-``open``: C2.6 on Enron and C2.8 on LFRM(all), whose sigma_w sweep misses too but whose other
-readings (sample_thin, baseline_norm) are not run yet. C2.13 (topics stable after burn-in),
+``open``: C2.6 on Enron and C2.8 on LFRM(all), which miss under both options of sigma_w (and
+C2.8 under both of baseline_norm, 2026-12-07) and whose last reading, sample_thin (~3.5
+CPU-h), is not run yet. C2.13 (topics stable after burn-in),
 after its settling run (``evidence/text_chains.csv``, ``evidence/enron_chains.csv``: 3x the
 burn-in, 3 chains; 2026-12-07): ``substitute`` on the logistic text networks (swaps that
 outlast 3x the burn-in on our stand-in for the Twitter network), ``ambiguity`` on the Enron
@@ -21,6 +22,7 @@ from __future__ import annotations
 from latentlab.claims.spec import Cause
 
 _LEDGER = "published/real/drift/claims.csv"
+_NORM = "published/real/drift/readings/baseline_norm.csv"
 _LAD = "published/ladder/drift/ladder.csv"
 _EV = "published/real/drift/evidence"
 # the sigma_w sweep on real (2026-12-06): sigma_W = .1 as a standard deviation (published)
@@ -31,8 +33,9 @@ _SIGMA = "published/real/drift/readings/sigma_w.csv"
 # 0.96, published) or drawn from the finite prior (Eq. 2.19), 20 chains x 100 burn-in
 _AB = "published/real/drift/readings/synth_ab.csv"
 _SW = (
-    "settle: the readings sweeps not yet run on real (snakemake --configfile=config/real.yaml "
-    "drift_readings_<name>: config/real.yaml readings.studies.drift)"
+    "settle: the one readings sweep not yet run on real, sample_thin (snakemake "
+    "--configfile=config/real.yaml drift_readings_sample_thin: config/real.yaml "
+    "readings.studies.drift)"
 )
 _TRUTH = "tests/models/drift/test_drift_known_truth.py"
 
@@ -78,8 +81,10 @@ CAUSES = [
           f"document's 151 people / 34,182 emails are not public here). {_SIGMA}: "
           "not_reproduced under both readings of sigma_W (LFRM(all) above the baseline by "
           "27.5 nats a month as a standard deviation, 28.6 as a variance; under the variance "
-          "LFRM(last) passes the baseline too). Left: baseline_norm (the urn's probabilities, "
-          f"~47 CPU-min) and sample_thin (~3.5 CPU-h); {_SW}"),
+          f"LFRM(last) passes the baseline too). {_NORM}: not_reproduced under both readings "
+          "of the urn's probabilities (the published density: baseline -160.5 vs LFRM(all) "
+          "-132.9 nats a month; beta, each pair its own urn: the baseline falls to -238.4 and "
+          "every model passes it). Left: sample_thin (~3.5 CPU-h); " + _SW),
     *(Cause(f"C2.{i}-ll", "ambiguity", _AMBIG, dataset="synthetic*") for i in (1, 2)),
     Cause("C2.3", "genuine", "published/real/REVERSALS.md#case-2: Fig 2.2 at fixed K = 3 "
           "recovers one feature of three with chains from the prior (0 of 10 data sets with "
