@@ -31,6 +31,7 @@ from latentlab.models.drift import lfrm_lda as lm
 from .networks import monthly_networks
 from .study import STUDY, EnronTextSettings
 from .tables import PAPER_2_3
+from .text import text_hyper
 
 N_TOP = 10
 
@@ -170,7 +171,7 @@ def best_paper_match(words: list[str]):
 def enron_text_network(graph_path, messages_path, e, nw):
     """The Enron LFRM_LDA data of the ``network`` settings ``nw`` and the subject-line
     settings ``e`` (:class:`~.study.EnronText`): (TextNetwork, corpus, actor names, Y, a
-    summary of the rows, vocabulary and documents)."""
+    summary of the actors, months, rows, vocabulary and documents)."""
     from latentlab.data.graph import TemporalGraph
 
     g = TemporalGraph.load(graph_path)
@@ -183,21 +184,16 @@ def enron_text_network(graph_path, messages_path, e, nw):
     Y, texts, rows = edge_texts(g, read_subjects(messages), top, nw.first_month, nw.last_month)
     pairs, corpus, vsum = tokenise(texts, e.extra_stop_words, e.min_count, e.vocab_max)
     data, dsum = text_network(Y, pairs, corpus, e.K)
-    summary = {"actors": int(len(top)), "receiver_rows_between_actors": rows,
-               "pairs_with_messages": len(pairs), **vsum, **dsum}  # fmt: skip
+    summary = {"actors": int(len(top)), "months": [nw.first_month, nw.last_month],
+               "receiver_rows_between_actors": rows, "pairs_with_messages": len(pairs),
+               **vsum, **dsum}  # fmt: skip
     return data, corpus, names, Y, summary
 
 
 def enron_hyper(f) -> lm.TextHyper:
     """The Enron fit's sampler settings: a Poisson link on the email counts (Sec. 2.7.2), a
-    normal prior on W, a full W, the rest from the text_fit settings ``f``."""
-    return lm.TextHyper(
-        link="poisson", w_prior="normal", w_diagonal=False, sigma_w=f.sigma_w,
-        sigma_w_prop=f.sigma_w_prop, sigma_eps=f.sigma_eps, sigma_eps_prop=f.sigma_eps_prop,
-        ibp_alpha=f.ibp_alpha, beta=f.beta, alpha_plus_init=f.alpha_plus_init,
-        gamma_init=f.gamma_init, lambda_init=f.lambda_init, eb_steps=f.eb_steps,
-        eb_step_size=f.eb_step_size, minka_iters=f.minka_iters, realign=f.realign,
-    )  # fmt: skip
+    normal prior on a full W, the rest from the text_fit settings ``f``."""
+    return text_hyper(f, link="poisson", w_prior="normal", w_diagonal=False)
 
 
 @STUDY.run("enron_text_fit", settings=EnronTextSettings)
@@ -243,9 +239,7 @@ def enron_text_fit(ctx):
         "data_kind": "substitute",
         "substitute": "subject lines of the mirror's Perry & Wolfe messages stand in for "
         "the email bodies of the CMU corpus",
-        "actors": dsum["actors"],
-        "months": [nw.first_month, nw.last_month],
-        **{k: v for k, v in dsum.items() if k != "actors"},
+        **dsum,
         "K": e.K,
         "burnin": e.burnin,
         "samples": e.samples,

@@ -41,7 +41,7 @@ from .study import (
     EvidenceTextChainSettings,
     EvidenceTraceSettings,
 )
-from .text import load_dataset, swapped_samples, text_hyper
+from .text import load_dataset, spec_hyper, swapped_samples
 from .traces import trace_stats
 
 
@@ -161,7 +161,8 @@ def chain_rows(fits, ratio: float, swaps) -> list[dict]:
 
 def _planted_swaps(fit, g) -> list[bool]:
     zp, ph, phis = fit[:3]
-    return swapped_samples(zp, ph, phis, g)
+    matched = lm.recovery(zp, ph, g["Z_true"], g["Phi_true"], g["allowed"])["topic_match"]
+    return swapped_samples(zp, phis, g, matched)
 
 
 def _burnins(burnin: int, factor: int) -> tuple[int, int]:
@@ -177,7 +178,7 @@ def evidence_text_chains(ctx):
     rows = []
     for kind in ev.kinds:
         z = np.load(ctx.input(kind))
-        hyper = text_hyper(s, json.loads(str(z["spec"])))
+        hyper = spec_hyper(s, json.loads(str(z["spec"])))
         for r in range(int(z["n_datasets"])):
             data, g = load_dataset(z, r)
             seeds = [ctx.seed(s.seed_offset, r)]

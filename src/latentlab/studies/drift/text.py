@@ -63,26 +63,33 @@ def load_dataset(z, r):
     return data, g
 
 
-def text_hyper(s, spec: dict) -> lm.TextHyper:
-    """The sampler's settings of a synthetic text fit: the link and W prior of the data
-    set's ``spec``, the rest from ``s`` (:class:`~.study.TextFit`)."""
+def text_hyper(s, **model) -> lm.TextHyper:
+    """A text fit's sampler settings: the model's link, W prior and W shape (``model``:
+    ``link``, ``w_prior``, ``w_diagonal``, optionally ``gauss_sd``), the rest from ``s``
+    (:class:`~.study.TextFit`). The synthetic fits take ``model`` from their data set's spec,
+    the Enron fit its own (``enron_text.enron_hyper``)."""
     return lm.TextHyper(
-        link=spec["link"], w_prior=spec["w_prior"], w_diagonal=spec["w_diagonal"],
-        sigma_w=s.sigma_w, sigma_w_prop=s.sigma_w_prop, sigma_eps=s.sigma_eps,
-        sigma_eps_prop=s.sigma_eps_prop, gauss_sd=spec["gauss_sd"], ibp_alpha=s.ibp_alpha,
-        beta=s.beta, alpha_plus_init=s.alpha_plus_init, gamma_init=s.gamma_init,
-        lambda_init=s.lambda_init, eb_steps=s.eb_steps, eb_step_size=s.eb_step_size,
-        minka_iters=s.minka_iters, realign=s.realign,
+        **model, sigma_w=s.sigma_w, sigma_w_prop=s.sigma_w_prop, sigma_eps=s.sigma_eps,
+        sigma_eps_prop=s.sigma_eps_prop, ibp_alpha=s.ibp_alpha, beta=s.beta,
+        alpha_plus_init=s.alpha_plus_init, gamma_init=s.gamma_init, lambda_init=s.lambda_init,
+        eb_steps=s.eb_steps, eb_step_size=s.eb_step_size, minka_iters=s.minka_iters,
+        realign=s.realign,
     )  # fmt: skip
 
 
-def swapped_samples(zp, ph, phis, g) -> list[bool]:
+def spec_hyper(s, spec: dict) -> lm.TextHyper:
+    """:func:`text_hyper` for a synthetic data set of ``spec`` (text_data's)."""
+    return text_hyper(s, link=spec["link"], w_prior=spec["w_prior"],
+                      w_diagonal=spec["w_diagonal"], gauss_sd=spec["gauss_sd"])  # fmt: skip
+
+
+def swapped_samples(zp, phis, g, matched) -> list[bool]:
     """Feature swapping after burn-in (C2.13): per recorded Φ, whether its matching to the
-    planted topics differs from the posterior mean's."""
-    ref = lm.recovery(zp, ph, g["Z_true"], g["Phi_true"], g["allowed"])["topic_match"]
+    planted topics differs from ``matched``, the posterior mean's (``recovery``'s
+    ``topic_match``)."""
     return [
         not np.array_equal(
-            lm.recovery(zp, p, g["Z_true"], g["Phi_true"], g["allowed"])["topic_match"], ref
+            lm.recovery(zp, p, g["Z_true"], g["Phi_true"], g["allowed"])["topic_match"], matched
         )
         for p in phis
     ]
@@ -96,7 +103,7 @@ def text_fit(ctx):
     kind = ctx.wildcards.get("tds", "")
     z = np.load(ctx.input("data"))
     spec = json.loads(str(z["spec"]))
-    hyper = text_hyper(s, spec)
+    hyper = spec_hyper(s, spec)
     out, rec_rows, trace_rows, times = {}, [], [], []
     for r in range(int(z["n_datasets"])):
         data, g = load_dataset(z, r)
@@ -106,7 +113,7 @@ def text_fit(ctx):
         )
         times.append(time.perf_counter() - t0)
         rec = lm.recovery(zp, ph, g["Z_true"], g["Phi_true"], g["allowed"])
-        swaps = swapped_samples(zp, ph, phis, g)
+        swaps = swapped_samples(zp, phis, g, rec["topic_match"])
         for k in range(len(rec["l1"])):
             rec_rows.append(
                 {
